@@ -1,0 +1,1 @@
+#include "fovea_kernels.h"

@@ -1,0 +1,82 @@
+extension Graph {
+    /// Checks that the graph is well formed: every value is produced exactly
+    /// once (graph input, initializer or node output) before it is read, every
+    /// graph output is produced, and every node has an input count its
+    /// operator accepts. When every graph input has a known shape it also runs
+    /// shape inference, so shape errors surface here too.
+    ///
+    /// - Throws: `FoveaError` (`.invalidModel` or `.shapeMismatch`) naming the node.
+    public func validate() throws {
+        try validateStructure()
+        if inputs.allSatisfy({ $0.knownShape != nil }) {
+            _ = try inferTypes()
+        }
+    }
+
+    /// The structural half of ``validate()``: producers, consumers and input counts, no shapes.
+    public func validateStructure() throws {
+        var defined = Set<String>()
+        for input in inputs {
+            guard defined.insert(input.name).inserted else {
+                throw FoveaError(.invalidModel, "graph input '\(input.name)' is declared twice")
+            }
+        }
+        for name in initializers.keys {
+            guard defined.insert(name).inserted else {
+                throw FoveaError(.invalidModel, "value '\(name)' is both a graph input and an initializer")
+            }
+        }
+        var nodeNames = Set<String>()
+        for node in nodes {
+            let location = location(of: node)
+            guard nodeNames.insert(node.name).inserted else {
+                throw FoveaError(.invalidModel, "node name is used twice", location: location)
+            }
+            let arity = node.op.inputArity
+            guard arity.contains(node.inputs.count) else {
+                throw FoveaError(.invalidModel, "has \(node.inputs.count) inputs; expected \(arity.lowerBound)\(arity.upperBound == Int.max ? " or more" : arity.count > 1 ? " to \(arity.upperBound)" : "")", location: location)
+            }
+            for (index, input) in node.inputs.enumerated() where !input.isEmpty {
+                guard defined.contains(input) else {
+                    throw FoveaError(.invalidModel, "input \(index) '\(input)' is not produced by any earlier node, graph input or initializer", location: location)
+                }
+            }
+            for index in 0..<node.op.requiredInputCount where node.input(index) == nil {
+                throw FoveaError(.invalidModel, "required input \(index) is missing", location: location)
+            }
+            guard !node.outputs.isEmpty, !node.outputs[0].isEmpty else {
+                throw FoveaError(.invalidModel, "has no output", location: location)
+            }
+            for output in node.outputs where !output.isEmpty {
+                guard defined.insert(output).inserted else {
+                    throw FoveaError(.invalidModel, "output '\(output)' is already produced elsewhere", location: location)
+                }
+            }
+        }
+        for output in outputs where !defined.contains(output.name) {
+            throw FoveaError(.invalidModel, "graph output '\(output.name)' is never produced")
+        }
+    }
+}
+
+extension Op {
+    /// How many inputs a node of this operator may have.
+    public var inputArity: ClosedRange<Int> {
+        switch self {
+        case .conv, .gemm: return 2...3
+        case .prelu, .matMul, .add, .sub, .mul, .div: return 2...2
+        case .batchNormalization: return 5...5
+        case .concat, .sum: return 1...Int.max
+        default: return 1...1
+        }
+    }
+
+    /// How many leading inputs must be present (not `""`).
+    public var requiredInputCount: Int {
+        switch self {
+        case .conv, .gemm: return 2
+        case .concat, .sum: return 1
+        default: return inputArity.lowerBound
+        }
+    }
+}

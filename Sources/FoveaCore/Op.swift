@@ -1,0 +1,203 @@
+/// A node's operator with its attributes, already checked and in one canonical form.
+///
+/// Loaders translate every opset-dependent form into this one: an ONNX `Clip`
+/// with `min`/`max` attributes (opset < 11) and one with constant `min`/`max`
+/// inputs (opset ≥ 11) both become `.clip(min:max:)`; `Squeeze` axes given as an
+/// attribute or as a constant input both become `.squeeze(axes:)`. So backends and
+/// passes never look at opsets or raw attribute maps.
+///
+/// Inputs that stay tensors are listed in each case's comment, in order; an
+/// optional input that is absent is the empty string in ``Node/inputs``.
+public enum Op: Sendable, Equatable {
+    /// Inputs: X, W, B?.
+    case conv(ConvAttributes)
+    /// Inputs: X.
+    case relu
+    case leakyRelu(alpha: Float)
+    /// Inputs: X, slope (broadcast to X).
+    case prelu
+    case sigmoid
+    /// `max(0, min(1, alpha * x + beta))`.
+    case hardSigmoid(alpha: Float, beta: Float)
+    /// `x * max(0, min(1, x / 6 + 1/2))`.
+    case hardSwish
+    /// Bounds that are `nil` are open.
+    case clip(min: Float?, max: Float?)
+    case maxPool(PoolAttributes)
+    case averagePool(PoolAttributes)
+    case globalAveragePool
+    case globalMaxPool
+    /// Inputs: one or more tensors, equal except along `axis`.
+    case concat(axis: Int)
+    case softmax(SoftmaxAttributes)
+    case logSoftmax(SoftmaxAttributes)
+    case flatten(axis: Int)
+    /// `shape` may hold one `-1` (inferred) and `0`s (copy the input's dim unless `allowZero`).
+    case reshape(shape: [Int], allowZero: Bool)
+    /// `nil` axes squeeze every dimension of size 1.
+    case squeeze(axes: [Int]?)
+    case unsqueeze(axes: [Int])
+    /// `nil` reverses the axes.
+    case transpose(perm: [Int]?)
+    /// Inputs: A, B, C?. `alpha * A' * B' + beta * C`.
+    case gemm(GemmAttributes)
+    /// Inputs: A, B (numpy matmul semantics, with broadcasting batch dims).
+    case matMul
+    /// Inputs: A, B (numpy broadcasting).
+    case add
+    case sub
+    case mul
+    case div
+    /// Inputs: one or more tensors (numpy broadcasting).
+    case sum
+    /// Inputs: X, scale, bias, mean, variance (inference form).
+    case batchNormalization(epsilon: Float)
+    case lrn(LRNAttributes)
+    /// Inference: output 0 is the input; the optional output 1 (mask) is all true.
+    case dropout
+    case identity
+    /// Constant-mode padding. `pads` is `[begin_0, begin_1, ..., end_0, end_1, ...]`
+    /// over `axes` (all axes when `nil`).
+    case pad(pads: [Int], value: Float, axes: [Int]?)
+    /// The input's shape as an int64 vector, sliced to `start ..< end` (opset 15 form).
+    case shape(start: Int, end: Int?)
+
+    /// The ONNX operator type name, used in messages and op histograms.
+    public var typeName: String {
+        switch self {
+        case .conv: return "Conv"
+        case .relu: return "Relu"
+        case .leakyRelu: return "LeakyRelu"
+        case .prelu: return "PRelu"
+        case .sigmoid: return "Sigmoid"
+        case .hardSigmoid: return "HardSigmoid"
+        case .hardSwish: return "HardSwish"
+        case .clip: return "Clip"
+        case .maxPool: return "MaxPool"
+        case .averagePool: return "AveragePool"
+        case .globalAveragePool: return "GlobalAveragePool"
+        case .globalMaxPool: return "GlobalMaxPool"
+        case .concat: return "Concat"
+        case .softmax: return "Softmax"
+        case .logSoftmax: return "LogSoftmax"
+        case .flatten: return "Flatten"
+        case .reshape: return "Reshape"
+        case .squeeze: return "Squeeze"
+        case .unsqueeze: return "Unsqueeze"
+        case .transpose: return "Transpose"
+        case .gemm: return "Gemm"
+        case .matMul: return "MatMul"
+        case .add: return "Add"
+        case .sub: return "Sub"
+        case .mul: return "Mul"
+        case .div: return "Div"
+        case .sum: return "Sum"
+        case .batchNormalization: return "BatchNormalization"
+        case .lrn: return "LRN"
+        case .dropout: return "Dropout"
+        case .identity: return "Identity"
+        case .pad: return "Pad"
+        case .shape: return "Shape"
+        }
+    }
+}
+
+/// How ONNX derives padding when `auto_pad` is set.
+public enum AutoPad: String, Sendable, Equatable {
+    /// Use the explicit `pads`.
+    case notSet = "NOTSET"
+    /// Output size `ceil(input / stride)`; extra padding goes at the end.
+    case sameUpper = "SAME_UPPER"
+    /// Output size `ceil(input / stride)`; extra padding goes at the beginning.
+    case sameLower = "SAME_LOWER"
+    /// No padding.
+    case valid = "VALID"
+}
+
+/// Convolution attributes over `k` spatial axes (1, 2 or 3).
+public struct ConvAttributes: Sendable, Equatable {
+    /// Spatial kernel extent; taken from the weight's shape when the model omits it.
+    public var kernelShape: [Int]
+    public var strides: [Int]
+    public var dilations: [Int]
+    /// `[begin_0, ..., begin_k-1, end_0, ..., end_k-1]`, ignored unless `autoPad == .notSet`.
+    public var pads: [Int]
+    public var autoPad: AutoPad
+    public var group: Int
+
+    public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, group: Int = 1) {
+        self.kernelShape = kernelShape
+        self.strides = strides
+        self.dilations = dilations
+        self.pads = pads
+        self.autoPad = autoPad
+        self.group = group
+    }
+}
+
+/// Max and average pooling attributes over `k` spatial axes.
+public struct PoolAttributes: Sendable, Equatable {
+    public var kernelShape: [Int]
+    public var strides: [Int]
+    public var dilations: [Int]
+    /// `[begin_0, ..., begin_k-1, end_0, ..., end_k-1]`, ignored unless `autoPad == .notSet`.
+    public var pads: [Int]
+    public var autoPad: AutoPad
+    /// Round the output size up instead of down.
+    public var ceilMode: Bool
+    /// Average pooling only: divide by the full window size, padding included.
+    public var countIncludePad: Bool
+
+    public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, ceilMode: Bool = false, countIncludePad: Bool = false) {
+        self.kernelShape = kernelShape
+        self.strides = strides
+        self.dilations = dilations
+        self.pads = pads
+        self.autoPad = autoPad
+        self.ceilMode = ceilMode
+        self.countIncludePad = countIncludePad
+    }
+}
+
+/// Softmax / LogSoftmax attributes.
+public struct SoftmaxAttributes: Sendable, Equatable {
+    public var axis: Int
+    /// Opset < 13: the input is viewed as 2-D `[prod(dims[..<axis]), prod(dims[axis...])]`
+    /// and the softmax runs over the whole second dimension.
+    public var coercedTo2D: Bool
+
+    public init(axis: Int, coercedTo2D: Bool) {
+        self.axis = axis
+        self.coercedTo2D = coercedTo2D
+    }
+}
+
+/// `Y = alpha * op(A) * op(B) + beta * C`.
+public struct GemmAttributes: Sendable, Equatable {
+    public var alpha: Float
+    public var beta: Float
+    public var transA: Bool
+    public var transB: Bool
+
+    public init(alpha: Float = 1, beta: Float = 1, transA: Bool = false, transB: Bool = false) {
+        self.alpha = alpha
+        self.beta = beta
+        self.transA = transA
+        self.transB = transB
+    }
+}
+
+/// Local response normalization across channels.
+public struct LRNAttributes: Sendable, Equatable {
+    public var alpha: Float
+    public var beta: Float
+    public var bias: Float
+    public var size: Int
+
+    public init(alpha: Float = 0.0001, beta: Float = 0.75, bias: Float = 1, size: Int) {
+        self.alpha = alpha
+        self.beta = beta
+        self.bias = bias
+        self.size = size
+    }
+}
