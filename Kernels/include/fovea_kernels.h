@@ -1,1 +1,183 @@
-#pragma once
+/*
+ * fovea_kernels.h — Fovea's C compute kernels (the CFoveaKernels module).
+ *
+ * Conventions that hold for every kernel in this header:
+ *
+ *  - Tensors are dense float32 in NCHW order (row-major: W is contiguous, then
+ *    H, then C, then N). A "plane" is one H×W image of one channel of one batch
+ *    item; the kernels here parallelize over the N×C planes.
+ *  - The caller allocates every buffer. Kernels never allocate, never keep a
+ *    pointer after returning, and never write outside the output they are given.
+ *    Input and output must not overlap.
+ *  - Pointers need no particular alignment (4-byte float alignment is enough).
+ *  - Every entry point checks its arguments and returns a fovea_status; on any
+ *    status other than FOVEA_STATUS_OK nothing has been written. Bad arguments
+ *    never crash (null pointers, zero strides, sizes whose byte count overflows).
+ *  - Thread safety: kernels are reentrant and may be called from several threads
+ *    at once. The process-wide settings (fovea_kernels_set_isa,
+ *    fovea_kernels_set_num_threads) are atomic; a kernel call reads each of them
+ *    once when it starts.
+ *  - Each exported kernel has per-ISA variants (scalar, AVX2+FMA, AVX-512) and
+ *    picks one at run time from what the CPU supports. Every variant gives the
+ *    same result: bit for bit for max and average pooling, and within rounding
+ *    of the last bit for global average pooling.
+ */
+#ifndef FOVEA_KERNELS_H
+#define FOVEA_KERNELS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Status                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** What a call did; FOVEA_STATUS_OK (0) is success. */
+typedef enum fovea_status {
+    FOVEA_STATUS_OK = 0,
+    /** A required pointer (parameters, input or output) is NULL. */
+    FOVEA_STATUS_NULL_POINTER = 1,
+    /** A kernel extent, stride or dilation is 0, or a size exceeds FOVEA_KERNELS_MAX_EXTENT. */
+    FOVEA_STATUS_INVALID_PARAMETER = 2,
+    /** The tensors' byte sizes do not fit in the address space. */
+    FOVEA_STATUS_TOO_LARGE = 3,
+    /** Some pooling window covers no input element (only padding): the output size or pads are wrong. */
+    FOVEA_STATUS_EMPTY_WINDOW = 4,
+    /** fovea_kernels_set_isa got a name that is not scalar, avx2, avx512 or auto. */
+    FOVEA_STATUS_UNKNOWN_ISA = 5,
+    /** fovea_kernels_set_isa asked for an ISA this CPU (or this build) does not have. */
+    FOVEA_STATUS_UNSUPPORTED_ISA = 6
+} fovea_status;
+
+/** A one-line English description of `status` (a static string; never NULL). */
+const char *fovea_status_description(fovea_status status);
+
+/** The largest spatial size, kernel extent, stride, dilation or pad the kernels accept. */
+#define FOVEA_KERNELS_MAX_EXTENT ((size_t)1 << 24)
+
+/* ------------------------------------------------------------------------ */
+/* Run-time ISA selection and threads                                       */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * ISA names: "scalar" (portable C), "avx2" (AVX2 + FMA), "avx512" (AVX-512F).
+ *
+ * By default the best ISA the CPU supports is used. The environment variable
+ * FOVEA_ISA=scalar|avx2|avx512, read once at the first kernel call, overrides
+ * that default; a value that is unknown or that the CPU does not support is
+ * ignored (fovea_kernels_isa_name() then shows what is used instead).
+ */
+
+/**
+ * Forces every later kernel call in the process to use the variants of one ISA.
+ * `name` is an ISA name, or "auto" / NULL to go back to the default choice
+ * (FOVEA_ISA if set and usable, else the best supported).
+ * Returns FOVEA_STATUS_UNKNOWN_ISA or FOVEA_STATUS_UNSUPPORTED_ISA (and changes
+ * nothing) if the name is not usable.
+ */
+fovea_status fovea_kernels_set_isa(const char *name);
+
+/** The name of the ISA the kernels use now ("scalar", "avx2" or "avx512"). */
+const char *fovea_kernels_isa_name(void);
+
+/** 1 if `name` is an ISA name this CPU and build can run, else 0 (also for NULL). */
+int fovea_kernels_isa_supported(const char *name);
+
+/**
+ * The number of threads kernels use for their parallel loops; `count <= 0`
+ * means the OpenMP default (OMP_NUM_THREADS, else one per core). Without
+ * OpenMP (the default SwiftPM build) kernels run on the calling thread and
+ * this only records the value.
+ */
+void fovea_kernels_set_num_threads(int count);
+
+/** The number of threads a large kernel call would use now (1 without OpenMP). */
+int fovea_kernels_num_threads(void);
+
+/** 1 if the library was compiled with OpenMP, else 0. */
+int fovea_kernels_has_openmp(void);
+
+/* ------------------------------------------------------------------------ */
+/* 2-D pooling                                                              */
+/* ------------------------------------------------------------------------ */
+
+/**
+ * The shape of a 2-D max or average pooling over NCHW float32.
+ *
+ * x is batch × channels × input_height × input_width and
+ * y is batch × channels × output_height × output_width.
+ *
+ * Output (oh, ow) reads the window of taps (kh, kw), 0 <= kh < kernel_height,
+ * 0 <= kw < kernel_width, at input row oh*stride_height - pad_top + kh*dilation_height
+ * and column ow*stride_width - pad_left + kw*dilation_width; taps outside the
+ * input are padding. The caller computes the output size (floor or ceil mode);
+ * pad_bottom / pad_right only matter for count_include_pad.
+ * Every window must hold at least one input element (else FOVEA_STATUS_EMPTY_WINDOW).
+ */
+typedef struct fovea_pool2d_params {
+    size_t batch;
+    size_t channels;
+    size_t input_height;
+    size_t input_width;
+    size_t output_height;
+    size_t output_width;
+    size_t kernel_height;
+    size_t kernel_width;
+    size_t stride_height;
+    size_t stride_width;
+    /** Spacing of the taps; 1 is a dense window. */
+    size_t dilation_height;
+    size_t dilation_width;
+    size_t pad_top;
+    size_t pad_left;
+    size_t pad_bottom;
+    size_t pad_right;
+    /**
+     * Average pooling only. 0: divide by the number of taps inside the input.
+     * Non-zero: divide by the number of taps inside the padded input (input plus
+     * pads; taps beyond pad_bottom / pad_right, which ceil mode can create, are
+     * not counted), the padding counting as zeros.
+     */
+    int count_include_pad;
+} fovea_pool2d_params;
+
+/**
+ * Max pooling: each output is the largest input in its window.
+ * The maximum is IEEE 754-2019 `maximum`: a NaN anywhere in the window gives
+ * NaN (the default quiet NaN), and +0 counts as larger than -0, so the result
+ * does not depend on the order taps are read in.
+ */
+fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y);
+
+/**
+ * Average pooling: each output is the sum of its window's inputs, added in
+ * tap order (row by row), divided by the tap count (see count_include_pad).
+ */
+fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y);
+
+/* ------------------------------------------------------------------------ */
+/* Global pooling                                                           */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Global pooling reduces each plane to one value: x is batch × channels ×
+ * spatial_size (any spatial rank, flattened: H*W for images), y is
+ * batch × channels. spatial_size must be at least 1 when batch*channels > 0.
+ */
+
+/** The mean of each plane, summed in double precision. */
+fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size,
+                                      const float *x, float *y);
+
+/** The maximum of each plane (IEEE 754-2019 `maximum`, as fovea_maxpool2d_f32). */
+fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size,
+                                      const float *x, float *y);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOVEA_KERNELS_H */

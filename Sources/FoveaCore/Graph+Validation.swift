@@ -47,6 +47,9 @@ extension Graph {
             guard !node.outputs.isEmpty, !node.outputs[0].isEmpty else {
                 throw FoveaError(.invalidModel, "has no output", location: location)
             }
+            guard node.op.outputArity.contains(node.outputs.count) else {
+                throw FoveaError(.invalidModel, "has \(node.outputs.count) outputs; \(node.op.typeName) has at most \(node.op.outputArity.upperBound)", location: location)
+            }
             for output in node.outputs where !output.isEmpty {
                 guard defined.insert(output).inserted else {
                     throw FoveaError(.invalidModel, "output '\(output)' is already produced elsewhere", location: location)
@@ -67,6 +70,15 @@ extension Op {
         case .prelu, .matMul, .add, .sub, .mul, .div: return 2...2
         case .batchNormalization: return 5...5
         case .concat, .sum: return 1...Int.max
+        default: return 1...1
+        }
+    }
+
+    /// How many outputs a node of this operator may have: MaxPool may add its
+    /// Indices, Dropout its mask.
+    public var outputArity: ClosedRange<Int> {
+        switch self {
+        case .maxPool, .dropout: return 1...2
         default: return 1...1
         }
     }

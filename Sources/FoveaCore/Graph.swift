@@ -1,6 +1,6 @@
 /// One dimension of a declared tensor type: a number, or a name such as `N` for
 /// a batch size chosen when the model is run.
-public enum Dimension: Sendable, Hashable, CustomStringConvertible {
+public enum TensorDimension: Sendable, Hashable, CustomStringConvertible {
     case known(Int)
     case symbolic(String)
 
@@ -17,9 +17,9 @@ public struct ValueInfo: Sendable, Equatable {
     public var name: String
     public var dataType: DataType
     /// `nil` when the model does not declare a shape.
-    public var dimensions: [Dimension]?
+    public var dimensions: [TensorDimension]?
 
-    public init(name: String, dataType: DataType, dimensions: [Dimension]?) {
+    public init(name: String, dataType: DataType, dimensions: [TensorDimension]?) {
         self.name = name
         self.dataType = dataType
         self.dimensions = dimensions

@@ -20,11 +20,12 @@ extension Array where Element == Int {
     }
 }
 
-/// Resolves a possibly negative axis against `rank` (ONNX allows `-rank ..< rank`).
+/// Resolves a possibly negative axis against `rank`: ONNX allows `-rank ..< rank`,
+/// or `-rank ... rank` with `allowingEnd` (Flatten's axis), a negative axis
+/// counting from the end (`-1` is `rank - 1`).
 public func normalizedAxis(_ axis: Int, rank: Int, allowingEnd: Bool = false) throws -> Int {
-    let upper = allowingEnd ? rank + 1 : rank
-    let resolved = axis < 0 ? axis + upper : axis
-    guard resolved >= 0, resolved < upper else {
+    let resolved = axis < 0 ? axis + rank : axis
+    guard resolved >= 0, resolved < (allowingEnd ? rank + 1 : rank) else {
         throw FoveaError(.invalidAttribute, "axis \(axis) is out of range for rank \(rank)")
     }
     return resolved

@@ -1,7 +1,116 @@
-// PLACEHOLDER: the reference-backend work replaces this file.
-/// The reference backend: every operator in plain Swift.
+/// The reference backend: every operator in plain, obviously-correct Swift.
+///
+/// It is the oracle that optimized backends are tested against, so each op
+/// follows the ONNX definition directly; speed is secondary (though SqueezeNet
+/// still runs in well under a second in a release build).
 public enum ReferenceBackend {
-    static func evaluate(_ op: Op, inputs: [Tensor?], outputTypes: [TensorType]) throws -> [Tensor] {
-        throw FoveaError(.unsupported, "\(op.typeName) is not written yet")
+    /// Runs one operator.
+    ///
+    /// The inputs are checked first with ``Op/outputTypes(inputs:outputCount:)``,
+    /// so a wrong shape or attribute throws instead of reading out of bounds.
+    ///
+    /// - Parameters:
+    ///   - inputs: the node's inputs in operator order; `nil` for an absent optional input.
+    ///   - outputTypes: the types shape inference assigned to the node's outputs
+    ///     (one per declared output). Output 0 must match what the inputs give.
+    /// - Returns: one tensor per entry of `outputTypes`, with the inferred types.
+    public static func evaluate(_ op: Op, inputs: [Tensor?], outputTypes: [TensorType]) throws -> [Tensor] {
+        let inferred = try op.outputTypes(inputs: inputs.map { $0?.tensorType }, outputCount: outputTypes.count)
+        // Output 0 always has a name, so its planned type is real; an optional
+        // output may be unnamed and planned with a placeholder type, and the
+        // caller checks the named ones.
+        guard inferred.first == outputTypes.first else {
+            throw FoveaError(.shapeMismatch, "output 0 was planned as \(outputTypes.first.map(String.init(describing:)) ?? "nothing") but these inputs give \(inferred[0])")
+        }
+        let args = ReferenceInputs(tensors: inputs)
+        let shape = inferred[0].shape
+        switch op {
+        case .conv(let attributes):
+            return [try ReferenceConvolution.run(args, attributes, outputShape: shape)]
+        case .maxPool(let attributes):
+            return try ReferencePooling.maxPool(args, attributes, withIndices: outputTypes.count == 2)
+        case .averagePool(let attributes):
+            return [try ReferencePooling.averagePool(args, attributes)]
+        case .globalAveragePool:
+            return [try ReferencePooling.globalPool(args, outputShape: shape, average: true)]
+        case .globalMaxPool:
+            return [try ReferencePooling.globalPool(args, outputShape: shape, average: false)]
+        case .relu, .leakyRelu, .sigmoid, .hardSigmoid, .hardSwish, .clip:
+            return [try ReferenceActivations.run(op, args)]
+        case .prelu:
+            return [try ReferenceBinary.run(args, outputShape: shape) { x, slope in x < 0 ? slope * x : x }]
+        case .add:
+            return [try ReferenceBinary.run(args, outputShape: shape) { $0 + $1 }]
+        case .sub:
+            return [try ReferenceBinary.run(args, outputShape: shape) { $0 - $1 }]
+        case .mul:
+            return [try ReferenceBinary.run(args, outputShape: shape) { $0 * $1 }]
+        case .div:
+            return [try ReferenceBinary.run(args, outputShape: shape) { $0 / $1 }]
+        case .sum:
+            return [try ReferenceBinary.sum(args, outputShape: shape)]
+        case .gemm(let attributes):
+            return [try ReferenceMatrix.gemm(args, attributes, outputShape: shape)]
+        case .matMul:
+            return [try ReferenceMatrix.matMul(args, outputShape: shape)]
+        case .batchNormalization(let epsilon):
+            return [try ReferenceNormalization.batchNormalization(args, epsilon: epsilon)]
+        case .lrn(let attributes):
+            return [try ReferenceNormalization.lrn(args, attributes)]
+        case .softmax(let attributes):
+            return [try ReferenceNormalization.softmax(args, attributes, logarithm: false)]
+        case .logSoftmax(let attributes):
+            return [try ReferenceNormalization.softmax(args, attributes, logarithm: true)]
+        case .concat(let axis):
+            return [try ReferenceLayout.concat(args, axis: axis, outputShape: shape)]
+        case .flatten, .reshape, .squeeze, .unsqueeze, .identity:
+            // Same elements in the same order; only the shape changes.
+            return [try args.tensor(0).reshaped(shape)]
+        case .dropout:
+            let x = try args.tensor(0)
+            let mask = Tensor(uncheckedShape: x.shape, storage: .bool([Bool](repeating: true, count: x.count)))
+            return outputTypes.count == 2 ? [x, mask] : [x]
+        case .transpose(let perm):
+            return [try ReferenceLayout.transpose(args, perm: perm)]
+        case .pad(let pads, let value, let axes):
+            return [try ReferenceLayout.pad(args, pads: pads, value: value, axes: axes, outputShape: shape)]
+        case .shape(let start, let end):
+            let x = try args.tensor(0)
+            let dims = x.shape[Op.shapeSlice(rank: x.rank, start: start, end: end)].map { Int64($0) }
+            return [Tensor(uncheckedShape: [dims.count], storage: .int64(dims))]
+        }
+    }
+}
+
+/// A node's input tensors, with typed accessors that fail cleanly.
+struct ReferenceInputs {
+    let tensors: [Tensor?]
+
+    /// The input at `index`, which must be present.
+    func tensor(_ index: Int) throws -> Tensor {
+        guard index < tensors.count, let tensor = tensors[index] else {
+            throw FoveaError(.invalidModel, "required input \(index) is missing")
+        }
+        return tensor
+    }
+
+    /// The input at `index` if present.
+    func optional(_ index: Int) -> Tensor? {
+        index < tensors.count ? tensors[index] : nil
+    }
+
+    /// The float elements of input `index`, which must be present.
+    func floats(_ index: Int) throws -> [Float] {
+        try tensor(index).requireFloats("input \(index)")
+    }
+}
+
+extension Tensor {
+    /// This tensor's element type and shape.
+    var tensorType: TensorType { TensorType(dataType, shape) }
+
+    /// A float tensor whose element count the caller has established.
+    init(uncheckedShape shape: [Int], floats: [Float]) {
+        self.init(uncheckedShape: shape, storage: .float32(floats))
     }
 }

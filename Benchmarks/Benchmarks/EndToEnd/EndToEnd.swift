@@ -1,0 +1,33 @@
+import Benchmark
+import Fovea
+import Foundation
+
+// End-to-end latency of the real models in ../shared/models (beside the checkout),
+// one image per run, on the reference backend.
+let models = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/models").path
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal, .peakMemoryResident],
+                                           maxDuration: .seconds(10), maxIterations: 20)
+
+    for name in ["squeezenet1.1", "squeezenet1.0"] {
+        Benchmark("\(name) reference batch 1") { benchmark in
+            let model = try Model(contentsOf: "\(models)/\(name).onnx")
+            let image = try ImageDecoder.decode(contentsOf: "\(models)/photos/red_panda.224.ppm")
+            let input = try PixelNormalization.imageNet.tensor(from: [image])
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try model.predict(["data": input]))
+            }
+        }
+    }
+
+    Benchmark("decode + resize + crop red_panda.jpg") { benchmark in
+        for _ in benchmark.scaledIterations {
+            let image = try ImageDecoder.decode(contentsOf: "\(models)/photos/red_panda.jpg")
+            blackHole(try image.resizedShorterSide(to: 256).centerCropped(width: 224, height: 224))
+        }
+    }
+}

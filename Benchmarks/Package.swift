@@ -1,0 +1,25 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Fovea's benchmarks, kept out of the main package so its build does not pay
+// for the benchmark harness. Run from this directory:
+//   swift package -Xswiftc -target-cpu -Xswiftc native benchmark
+let package = Package(
+    name: "FoveaBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "EndToEnd",
+            dependencies: [
+                .product(name: "Fovea", package: "Fovea"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/EndToEnd",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,1 +1,0 @@
-#include "fovea_kernels.h"

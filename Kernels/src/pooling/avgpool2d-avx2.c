@@ -1,0 +1,43 @@
+/*
+ * Average pooling of one plane with AVX2: 8 output columns at a time; border
+ * columns and the last columns that do not fill a vector use the scalar
+ * per-output code. Results match the scalar variant bit for bit.
+ */
+#include "load-avx2.h"
+
+#if FOVEA_HAVE_X86_VARIANTS
+
+FOVEA_TARGET_AVX2
+void fovea_avgpool2d_f32__avx2(const fovea_pool2d_params *p, const float *x, float *y) {
+    const int64_t width = (int64_t)p->input_width;
+    const int64_t out_height = (int64_t)p->output_height, out_width = (int64_t)p->output_width;
+    const int64_t kernel_width = (int64_t)p->kernel_width;
+    const int64_t sh = (int64_t)p->stride_height, sw = (int64_t)p->stride_width;
+    const int64_t dh = (int64_t)p->dilation_height, dw = (int64_t)p->dilation_width;
+    const fovea_column_range interior = fovea_interior_columns(p);
+    const __m256i gather_index = fovea_stride_index_avx2(sw);
+    /* Interior columns have every column tap inside the input. */
+    const fovea_taps all_columns = {0, kernel_width, kernel_width};
+
+    for (int64_t oh = 0; oh < out_height; oh++) {
+        const fovea_taps rows = fovea_row_taps(p, oh);
+        const int64_t ih0 = oh * sh - (int64_t)p->pad_top;
+        const __m256 divisor = _mm256_set1_ps(fovea_avgpool2d_divisor(p, rows, all_columns));
+        float *y_row = y + oh * out_width;
+        int64_t ow = 0;
+        for (; ow < interior.begin; ow++) y_row[ow] = fovea_avgpool2d_output(p, x, rows, ih0, ow);
+        for (; ow + 8 <= interior.end; ow += 8) {
+            __m256 sum = _mm256_setzero_ps();
+            for (int64_t kh = rows.first; kh < rows.end; kh++) {
+                const float *window_row = x + (ih0 + kh * dh) * width + ow * sw - (int64_t)p->pad_left;
+                for (int64_t kw = 0; kw < kernel_width; kw++) {
+                    sum = _mm256_add_ps(sum, fovea_load_strided_avx2(window_row + kw * dw, sw, gather_index));
+                }
+            }
+            _mm256_storeu_ps(y_row + ow, _mm256_div_ps(sum, divisor));
+        }
+        for (; ow < out_width; ow++) y_row[ow] = fovea_avgpool2d_output(p, x, rows, ih0, ow);
+    }
+}
+
+#endif

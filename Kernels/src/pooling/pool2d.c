@@ -1,0 +1,115 @@
+/*
+ * The exported 2-D pooling entry points: check the parameters, pick the ISA
+ * variant, run it over the N×C planes (in parallel with OpenMP).
+ */
+#include "pooling.h"
+
+#include <stdint.h>
+
+static const fovea_pool2d_plane_fn maxpool2d_variants[FOVEA_ISA_COUNT] = {
+    fovea_maxpool2d_f32__scalar,
+#if FOVEA_HAVE_X86_VARIANTS
+    fovea_maxpool2d_f32__avx2,
+    fovea_maxpool2d_f32__avx512,
+#else
+    fovea_maxpool2d_f32__scalar,
+    fovea_maxpool2d_f32__scalar,
+#endif
+};
+
+static const fovea_pool2d_plane_fn avgpool2d_variants[FOVEA_ISA_COUNT] = {
+    fovea_avgpool2d_f32__scalar,
+#if FOVEA_HAVE_X86_VARIANTS
+    fovea_avgpool2d_f32__avx2,
+    fovea_avgpool2d_f32__avx512,
+#else
+    fovea_avgpool2d_f32__scalar,
+    fovea_avgpool2d_f32__scalar,
+#endif
+};
+
+/* a*b*c*d floats, or 0 with *overflow set if the byte count does not fit in ptrdiff_t. */
+static size_t float_count(size_t a, size_t b, size_t c, size_t d, int *overflow) {
+    size_t n = 0, bytes = 0;
+    if (__builtin_mul_overflow(a, b, &n) || __builtin_mul_overflow(n, c, &n) || __builtin_mul_overflow(n, d, &n) ||
+        __builtin_mul_overflow(n, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
+        *overflow = 1;
+        return 0;
+    }
+    return n;
+}
+
+/* 1 if some output window along this axis has no tap inside the input. */
+static int axis_has_empty_window(size_t out_size, size_t in_size, size_t kernel, size_t stride, size_t dilation,
+                                 size_t pad_begin, size_t pad_end) {
+    for (size_t o = 0; o < out_size; o++) {
+        const fovea_taps taps = fovea_axis_taps((int64_t)o, (int64_t)in_size, (int64_t)kernel, (int64_t)stride,
+                                                (int64_t)dilation, (int64_t)pad_begin, (int64_t)pad_end);
+        if (taps.end <= taps.first) return 1;
+    }
+    return 0;
+}
+
+/*
+ * Checks everything the variants rely on. Sets *output_count to the number of
+ * output elements (0: nothing to do).
+ */
+static fovea_status check_pool2d(const fovea_pool2d_params *p, const float *x, const float *y, size_t *output_count) {
+    *output_count = 0;
+    if (p == NULL) return FOVEA_STATUS_NULL_POINTER;
+    if (p->kernel_height == 0 || p->kernel_width == 0 || p->stride_height == 0 || p->stride_width == 0 ||
+        p->dilation_height == 0 || p->dilation_width == 0) {
+        return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    const size_t extents[] = {p->input_height, p->input_width, p->output_height, p->output_width,
+                              p->kernel_height, p->kernel_width, p->stride_height, p->stride_width,
+                              p->dilation_height, p->dilation_width, p->pad_top, p->pad_left,
+                              p->pad_bottom, p->pad_right};
+    for (size_t i = 0; i < sizeof extents / sizeof extents[0]; i++) {
+        if (extents[i] > FOVEA_KERNELS_MAX_EXTENT) return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    int overflow = 0;
+    (void)float_count(p->batch, p->channels, p->input_height, p->input_width, &overflow);
+    const size_t outputs = float_count(p->batch, p->channels, p->output_height, p->output_width, &overflow);
+    if (overflow) return FOVEA_STATUS_TOO_LARGE;
+    if (outputs == 0) return FOVEA_STATUS_OK;
+    if (x == NULL || y == NULL) return FOVEA_STATUS_NULL_POINTER;
+    if (axis_has_empty_window(p->output_height, p->input_height, p->kernel_height, p->stride_height,
+                              p->dilation_height, p->pad_top, p->pad_bottom) ||
+        axis_has_empty_window(p->output_width, p->input_width, p->kernel_width, p->stride_width,
+                              p->dilation_width, p->pad_left, p->pad_right)) {
+        return FOVEA_STATUS_EMPTY_WINDOW;
+    }
+    *output_count = outputs;
+    return FOVEA_STATUS_OK;
+}
+
+static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_COUNT], const fovea_pool2d_params *p,
+                               const float *x, float *y) {
+    size_t output_count = 0;
+    const fovea_status status = check_pool2d(p, x, y, &output_count);
+    if (status != FOVEA_STATUS_OK || output_count == 0) return status;
+
+    const fovea_pool2d_plane_fn pool_plane = variants[fovea_active_isa()];
+    const size_t planes = p->batch * p->channels;
+    const size_t input_plane = p->input_height * p->input_width;
+    const size_t output_plane = p->output_height * p->output_width;
+    const double work = (double)output_count * (double)p->kernel_height * (double)p->kernel_width;
+    const int threads = fovea_thread_count_for_work(work);
+    (void)threads; /* unused without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+#endif
+    for (size_t plane = 0; plane < planes; plane++) {
+        pool_plane(p, x + plane * input_plane, y + plane * output_plane);
+    }
+    return FOVEA_STATUS_OK;
+}
+
+fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y) {
+    return run_pool2d(maxpool2d_variants, params, x, y);
+}
+
+fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y) {
+    return run_pool2d(avgpool2d_variants, params, x, y);
+}

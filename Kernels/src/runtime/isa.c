@@ -1,0 +1,91 @@
+/*
+ * Run-time ISA selection: detect what the CPU supports once, pick the default
+ * (FOVEA_ISA or the best supported), and let callers force a level.
+ */
+#include "fovea_kernels.h"
+#include "runtime.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512"};
+
+/* Bit i set: ISA i is usable. -1 until detected. Detection is idempotent, so a race only repeats it. */
+static atomic_int supported_mask = -1;
+/* The default ISA (FOVEA_ISA or best); -1 until computed. */
+static atomic_int default_isa = -1;
+/* The forced ISA; -1 means "use the default". */
+static atomic_int forced_isa = -1;
+
+static int detect_supported_mask(void) {
+    int mask = 1 << FOVEA_ISA_SCALAR;
+#if FOVEA_HAVE_X86_VARIANTS
+    __builtin_cpu_init();
+    /* __builtin_cpu_supports also checks that the OS saves the AVX / AVX-512 registers. */
+    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    if (avx2) mask |= 1 << FOVEA_ISA_AVX2;
+    if (avx2 && __builtin_cpu_supports("avx512f")) mask |= 1 << FOVEA_ISA_AVX512;
+#endif
+    return mask;
+}
+
+static int isa_is_supported(int isa) {
+    int mask = atomic_load(&supported_mask);
+    if (mask < 0) {
+        mask = detect_supported_mask();
+        atomic_store(&supported_mask, mask);
+    }
+    return isa >= 0 && isa < FOVEA_ISA_COUNT && (mask >> isa) & 1;
+}
+
+/* The index of an ISA name, or -1. */
+static int isa_from_name(const char *name) {
+    if (name == NULL) return -1;
+    for (int i = 0; i < FOVEA_ISA_COUNT; i++) {
+        if (strcmp(name, isa_names[i]) == 0) return i;
+    }
+    return -1;
+}
+
+static int best_supported_isa(void) {
+    for (int i = FOVEA_ISA_COUNT - 1; i > 0; i--) {
+        if (isa_is_supported(i)) return i;
+    }
+    return FOVEA_ISA_SCALAR;
+}
+
+static int default_choice(void) {
+    int isa = atomic_load(&default_isa);
+    if (isa < 0) {
+        const int from_env = isa_from_name(getenv("FOVEA_ISA"));
+        isa = isa_is_supported(from_env) ? from_env : best_supported_isa();
+        atomic_store(&default_isa, isa);
+    }
+    return isa;
+}
+
+fovea_isa fovea_active_isa(void) {
+    const int forced = atomic_load(&forced_isa);
+    return (fovea_isa)(forced >= 0 ? forced : default_choice());
+}
+
+fovea_status fovea_kernels_set_isa(const char *name) {
+    if (name == NULL || strcmp(name, "auto") == 0) {
+        atomic_store(&forced_isa, -1);
+        return FOVEA_STATUS_OK;
+    }
+    const int isa = isa_from_name(name);
+    if (isa < 0) return FOVEA_STATUS_UNKNOWN_ISA;
+    if (!isa_is_supported(isa)) return FOVEA_STATUS_UNSUPPORTED_ISA;
+    atomic_store(&forced_isa, isa);
+    return FOVEA_STATUS_OK;
+}
+
+const char *fovea_kernels_isa_name(void) {
+    return isa_names[fovea_active_isa()];
+}
+
+int fovea_kernels_isa_supported(const char *name) {
+    return isa_is_supported(isa_from_name(name));
+}

@@ -1,0 +1,100 @@
+/*
+ * Run-time ISA selection and the thread-count setting: detection agrees with
+ * cpuid, forcing works and is refused for unknown or unsupported ISAs,
+ * "auto" restores the default, and FOVEA_ISA (set by ctest) picks the default.
+ */
+#include "test_support.h"
+
+/* The default the library must have picked: FOVEA_ISA if known and supported, else the best. */
+static const char *expected_default(void) {
+    const char *from_env = getenv("FOVEA_ISA");
+    if (from_env != NULL && fovea_kernels_isa_supported(from_env)) return from_env;
+    for (int isa = test_isa_count - 1; isa >= 0; isa--) {
+        if (fovea_kernels_isa_supported(test_isas[isa])) return test_isas[isa];
+    }
+    return "scalar";
+}
+
+static void default_choice(void) {
+    /* Ask before anything is forced: this is the first use of the library in the process. */
+    const char *active = fovea_kernels_isa_name();
+    const char *want = expected_default();
+    const char *env = getenv("FOVEA_ISA");
+    printf("FOVEA_ISA=%s -> %s\n", env ? env : "(unset)", active);
+    CHECK(strcmp(active, want) == 0, "default ISA is %s, expected %s (FOVEA_ISA=%s)", active, want, env ? env : "unset");
+}
+
+static void detection_matches_cpu(void) {
+    CHECK(fovea_kernels_isa_supported("scalar"), "scalar is always supported");
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const int avx512 = avx2 && __builtin_cpu_supports("avx512f");
+    CHECK(fovea_kernels_isa_supported("avx2") == avx2, "avx2 support %d, cpuid says %d",
+          fovea_kernels_isa_supported("avx2"), avx2);
+    CHECK(fovea_kernels_isa_supported("avx512") == avx512, "avx512 support %d, cpuid says %d",
+          fovea_kernels_isa_supported("avx512"), avx512);
+#else
+    CHECK(!fovea_kernels_isa_supported("avx2") && !fovea_kernels_isa_supported("avx512"), "x86 ISAs off x86");
+#endif
+    CHECK(!fovea_kernels_isa_supported(NULL), "NULL is no ISA");
+    CHECK(!fovea_kernels_isa_supported("auto"), "auto is no ISA");
+    CHECK(!fovea_kernels_isa_supported("AVX2"), "names are lower case");
+}
+
+static void forcing(void) {
+    const char *before = fovea_kernels_isa_name();
+    CHECK_STATUS(fovea_kernels_set_isa("sse9"), FOVEA_STATUS_UNKNOWN_ISA);
+    CHECK_STATUS(fovea_kernels_set_isa(""), FOVEA_STATUS_UNKNOWN_ISA);
+    CHECK(strcmp(fovea_kernels_isa_name(), before) == 0, "a refused name changes nothing");
+
+    for (int isa = 0; isa < test_isa_count; isa++) {
+        const char *name = test_isas[isa];
+        if (fovea_kernels_isa_supported(name)) {
+            CHECK_STATUS(fovea_kernels_set_isa(name), FOVEA_STATUS_OK);
+            CHECK(strcmp(fovea_kernels_isa_name(), name) == 0, "forced %s, active %s", name, fovea_kernels_isa_name());
+        } else {
+            const char *active = fovea_kernels_isa_name();
+            CHECK_STATUS(fovea_kernels_set_isa(name), FOVEA_STATUS_UNSUPPORTED_ISA);
+            CHECK(strcmp(fovea_kernels_isa_name(), active) == 0, "an unsupported ISA changes nothing");
+        }
+    }
+    CHECK_STATUS(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK);
+    CHECK(strcmp(fovea_kernels_isa_name(), expected_default()) == 0, "auto restores the default");
+    CHECK_STATUS(fovea_kernels_set_isa("scalar"), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_kernels_set_isa(NULL), FOVEA_STATUS_OK);
+    CHECK(strcmp(fovea_kernels_isa_name(), expected_default()) == 0, "NULL restores the default");
+}
+
+static void thread_counts(void) {
+#ifdef FOVEA_EXPECT_OPENMP
+    CHECK(fovea_kernels_has_openmp() == FOVEA_EXPECT_OPENMP, "OpenMP compiled in: %d, expected %d",
+          fovea_kernels_has_openmp(), FOVEA_EXPECT_OPENMP);
+#endif
+    const int openmp = fovea_kernels_has_openmp();
+    fovea_kernels_set_num_threads(1);
+    CHECK(fovea_kernels_num_threads() == 1, "1 thread");
+    fovea_kernels_set_num_threads(3);
+    CHECK(fovea_kernels_num_threads() == (openmp ? 3 : 1), "3 threads -> %d", fovea_kernels_num_threads());
+    fovea_kernels_set_num_threads(0);
+    CHECK(fovea_kernels_num_threads() >= 1, "the default is at least 1");
+    fovea_kernels_set_num_threads(-4);
+    CHECK(fovea_kernels_num_threads() >= 1, "a negative count means the default");
+}
+
+static void status_descriptions(void) {
+    for (int status = FOVEA_STATUS_OK; status <= FOVEA_STATUS_UNSUPPORTED_ISA; status++) {
+        const char *text = fovea_status_description((fovea_status)status);
+        CHECK(text != NULL && text[0] != '\0', "status %d has a description", status);
+    }
+    CHECK(strstr(fovea_status_description((fovea_status)99), "unknown") != NULL, "out-of-range status");
+}
+
+int main(void) {
+    default_choice();
+    detection_matches_cpu();
+    forcing();
+    thread_counts();
+    status_descriptions();
+    return test_finish("test_dispatch");
+}

@@ -1,0 +1,489 @@
+/*
+ * 2-D max and average pooling: every ISA variant the CPU supports against a
+ * naive implementation written here, over hundreds of seeded random shapes,
+ * plus hand-checked numbers and the edge cases (special values, empty
+ * windows, bad parameters, nothing to do).
+ */
+#include "test_support.h"
+
+/* ---- The naive implementation: obviously correct, slow ------------------------- */
+
+/*
+ * Pools x into y the way the header describes it, tap by tap.
+ * Returns 0 (leaving y partly written) if some window covers no input element.
+ */
+static int naive_pool2d(const fovea_pool2d_params *p, const float *x, float *y, int is_max) {
+    const long H = (long)p->input_height, W = (long)p->input_width;
+    const long OH = (long)p->output_height, OW = (long)p->output_width;
+    const long planes = (long)(p->batch * p->channels);
+    for (long plane = 0; plane < planes; plane++) {
+        for (long oh = 0; oh < OH; oh++) {
+            for (long ow = 0; ow < OW; ow++) {
+                float max = -INFINITY, sum = 0.0f;
+                int saw_nan = 0;
+                long inside = 0, inside_padded = 0;
+                for (long kh = 0; kh < (long)p->kernel_height; kh++) {
+                    for (long kw = 0; kw < (long)p->kernel_width; kw++) {
+                        const long ih = oh * (long)p->stride_height - (long)p->pad_top + kh * (long)p->dilation_height;
+                        const long iw = ow * (long)p->stride_width - (long)p->pad_left + kw * (long)p->dilation_width;
+                        if (ih < H + (long)p->pad_bottom && iw < W + (long)p->pad_right) inside_padded++;
+                        if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                        inside++;
+                        const float v = x[(plane * H + ih) * W + iw];
+                        sum += v;
+                        if (v != v) saw_nan = 1;
+                        else if (v > max || (v == max && signbit(max))) max = v; /* +0 beats -0 */
+                    }
+                }
+                if (inside == 0) return 0;
+                float *out = &y[(plane * OH + oh) * OW + ow];
+                if (is_max) *out = saw_nan ? NAN : max;
+                else *out = sum / (float)(p->count_include_pad ? inside_padded : inside);
+            }
+        }
+    }
+    return 1;
+}
+
+/* ONNX's output size along one axis; 0 if the padded input is shorter than the window. */
+static size_t pooled_size(size_t input, size_t kernel, size_t stride, size_t dilation, size_t pad_begin,
+                          size_t pad_end, int ceil_mode) {
+    const long span = (long)((kernel - 1) * dilation + 1);
+    const long room = (long)(input + pad_begin + pad_end) - span;
+    if (room < 0) return 0;
+    long size = (ceil_mode ? (room + (long)stride - 1) / (long)stride : room / (long)stride) + 1;
+    /* In ceil mode the last window must start inside the input or the begin padding. */
+    if (ceil_mode && (size - 1) * (long)stride >= (long)(input + pad_begin)) size--;
+    return (size_t)size;
+}
+
+/* ---- Comparing every variant with the naive implementation -------------------- */
+
+static long cases_compared = 0, cases_empty_window = 0;
+
+static void describe(const fovea_pool2d_params *p, char *text, size_t size) {
+    snprintf(text, size,
+             "N%zu C%zu in %zux%zu out %zux%zu kernel %zux%zu stride %zux%zu dilation %zux%zu "
+             "pads t%zu l%zu b%zu r%zu cip %d",
+             p->batch, p->channels, p->input_height, p->input_width, p->output_height, p->output_width,
+             p->kernel_height, p->kernel_width, p->stride_height, p->stride_width, p->dilation_height,
+             p->dilation_width, p->pad_top, p->pad_left, p->pad_bottom, p->pad_right, p->count_include_pad);
+}
+
+/*
+ * Runs max and average pooling with every supported ISA and checks them
+ * against the naive result (max bit-exact, average within 1e-6 relative) and
+ * against each other (bit-exact), and that nothing is written outside y.
+ */
+static void compare_all_variants(const fovea_pool2d_params *p, const float *x, size_t misalign) {
+    const size_t planes = p->batch * p->channels;
+    const size_t count = planes * p->output_height * p->output_width;
+    char text[256];
+    describe(p, text, sizeof text);
+
+    for (int is_max = 0; is_max <= 1; is_max++) {
+        float *expected = (float *)malloc((count ? count : 1) * sizeof(float));
+        float *scalar_result = (float *)malloc((count ? count : 1) * sizeof(float));
+        if (expected == NULL || scalar_result == NULL) exit(2);
+        const int valid = naive_pool2d(p, x, expected, is_max);
+        if (is_max == 0) {
+            if (valid) cases_compared++;
+            else cases_empty_window++;
+        }
+
+        for (int isa = 0; isa < test_isa_count; isa++) {
+            if (!fovea_kernels_isa_supported(test_isas[isa])) continue;
+            CHECK_STATUS(fovea_kernels_set_isa(test_isas[isa]), FOVEA_STATUS_OK);
+            guarded_buffer y = guarded_alloc(count, misalign);
+            const fovea_status status = is_max ? fovea_maxpool2d_f32(p, x, y.data) : fovea_avgpool2d_f32(p, x, y.data);
+            if (!valid) {
+                CHECK(status == FOVEA_STATUS_EMPTY_WINDOW, "%s %s: status %d for an empty window (%s)",
+                      test_isas[isa], is_max ? "max" : "avg", (int)status, text);
+                for (size_t i = 0; i < count; i++) {
+                    if (float_bits(y.data[i]) != guard_bits) {
+                        CHECK(0, "%s: output written despite an error (%s)", test_isas[isa], text);
+                        break;
+                    }
+                }
+            } else {
+                CHECK(status == FOVEA_STATUS_OK, "%s %s: status %d (%s)", test_isas[isa], is_max ? "max" : "avg",
+                      (int)status, text);
+                long mismatches = 0;
+                size_t first = 0;
+                for (size_t i = 0; i < count; i++) {
+                    const int ok = is_max ? same_float(y.data[i], expected[i]) : close_float(y.data[i], expected[i], 1e-6);
+                    const int same_as_scalar = isa == 0 || same_float(y.data[i], scalar_result[i]);
+                    if (!ok || !same_as_scalar) {
+                        if (mismatches == 0) first = i;
+                        mismatches++;
+                    }
+                }
+                CHECK(mismatches == 0, "%s %s: %ld of %zu outputs differ, first at %zu: %.9g (0x%08x), naive %.9g, "
+                      "scalar %.9g (%s)", test_isas[isa], is_max ? "max" : "avg", mismatches, count, first,
+                      (double)y.data[first], (unsigned)float_bits(y.data[first]), (double)expected[first],
+                      (double)scalar_result[first], text);
+                if (isa == 0) memcpy(scalar_result, y.data, count * sizeof(float));
+            }
+            CHECK(guards_intact(&y), "%s %s wrote outside its output (%s)", test_isas[isa], is_max ? "max" : "avg", text);
+            guarded_free(&y);
+        }
+        free(expected);
+        free(scalar_result);
+    }
+    CHECK_STATUS(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK);
+}
+
+/* ---- Random shapes ------------------------------------------------------------ */
+
+/* Fills x: mostly uniform in [-1, 1); some cases use few levels (ties, +0 and -0) or special values. */
+static void fill_input(test_rng *rng, float *x, size_t count, int flavour) {
+    for (size_t i = 0; i < count; i++) {
+        float v = rng_float(rng);
+        if (flavour == 1) {
+            v = (float)rng_int(rng, -2, 2) * 0.5f; /* ties */
+            if (v == 0.0f && rng_int(rng, 0, 1)) v = -0.0f;
+        } else if (flavour == 2) {
+            const long pick = rng_int(rng, 0, 99);
+            if (pick == 0) v = NAN;
+            else if (pick == 1) v = INFINITY;
+            else if (pick == 2) v = -INFINITY;
+            else if (pick == 3) v = -0.0f;
+            else if (pick == 4) v = 0.0f;
+        }
+        x[i] = v;
+    }
+}
+
+static size_t random_extent(test_rng *rng) {
+    static const size_t sizes[] = {1, 7, 37, 113};
+    const long pick = rng_int(rng, 0, 9);
+    if (pick < 8) return sizes[pick % 3];      /* mostly the small sizes: 1, 7, 37 */
+    if (pick == 8) return (size_t)rng_int(rng, 2, 20);
+    return sizes[3];                            /* sometimes 113 */
+}
+
+static void random_cases(test_rng *rng, int cases) {
+    for (int c = 0; c < cases; c++) {
+        fovea_pool2d_params p;
+        memset(&p, 0, sizeof p);
+        p.batch = rng_int(rng, 0, 1) ? 3 : 1;
+        p.channels = (size_t)rng_int(rng, 1, 3);
+        p.input_height = random_extent(rng);
+        p.input_width = random_extent(rng);
+        p.kernel_height = (size_t)rng_int(rng, 1, 5);
+        p.kernel_width = (size_t)rng_int(rng, 1, 5);
+        p.stride_height = (size_t)rng_int(rng, 1, 3);
+        p.stride_width = (size_t)rng_int(rng, 1, 3);
+        p.dilation_height = (size_t)rng_int(rng, 1, 2);
+        p.dilation_width = (size_t)rng_int(rng, 1, 2);
+        /* Pads up to the window span, asymmetric; a few windows may then hold only padding. */
+        const long span_h = (long)((p.kernel_height - 1) * p.dilation_height);
+        const long span_w = (long)((p.kernel_width - 1) * p.dilation_width);
+        p.pad_top = (size_t)rng_int(rng, 0, span_h);
+        p.pad_bottom = (size_t)rng_int(rng, 0, span_h);
+        p.pad_left = (size_t)rng_int(rng, 0, span_w);
+        p.pad_right = (size_t)rng_int(rng, 0, span_w);
+        p.count_include_pad = (int)rng_int(rng, 0, 1);
+        const int ceil_mode = (int)rng_int(rng, 0, 1);
+        p.output_height = pooled_size(p.input_height, p.kernel_height, p.stride_height, p.dilation_height,
+                                      p.pad_top, p.pad_bottom, ceil_mode);
+        p.output_width = pooled_size(p.input_width, p.kernel_width, p.stride_width, p.dilation_width, p.pad_left,
+                                     p.pad_right, ceil_mode);
+        if (p.output_height == 0 || p.output_width == 0) {
+            c--; /* the window does not fit: draw again */
+            continue;
+        }
+        const size_t count = p.batch * p.channels * p.input_height * p.input_width;
+        const size_t misalign = (size_t)rng_int(rng, 0, 3);
+        const int flavour = c % 10 == 7 ? 1 : c % 10 == 9 ? 2 : 0;
+        fovea_kernels_set_num_threads(c % 2 ? 1 : 2);
+        if (c % 3 == 0) {
+            /* The input against an inaccessible page, after it or before it: over-reads crash. */
+            fenced_buffer x = fenced_alloc(count, c % 2);
+            fill_input(rng, x.data, count, flavour);
+            compare_all_variants(&p, x.data, misalign);
+            fenced_free(&x);
+        } else {
+            guarded_buffer x = guarded_alloc(count, misalign);
+            fill_input(rng, x.data, count, flavour);
+            compare_all_variants(&p, x.data, misalign);
+            CHECK(guards_intact(&x), "a kernel wrote into its input's guard area");
+            guarded_free(&x);
+        }
+    }
+    fovea_kernels_set_num_threads(0);
+}
+
+/* Wider strides and dilations than the main sweep: the gather paths with large steps. */
+static void wide_step_cases(test_rng *rng, int cases) {
+    for (int c = 0; c < cases; c++) {
+        fovea_pool2d_params p;
+        memset(&p, 0, sizeof p);
+        p.batch = 1;
+        p.channels = 2;
+        p.input_height = (size_t)rng_int(rng, 1, 60);
+        p.input_width = (size_t)rng_int(rng, 1, 200);
+        p.kernel_height = (size_t)rng_int(rng, 1, 3);
+        p.kernel_width = (size_t)rng_int(rng, 1, 3);
+        p.stride_height = (size_t)rng_int(rng, 1, 9);
+        p.stride_width = (size_t)rng_int(rng, 1, 9);
+        p.dilation_height = (size_t)rng_int(rng, 1, 4);
+        p.dilation_width = (size_t)rng_int(rng, 1, 4);
+        p.pad_left = (size_t)rng_int(rng, 0, 2);
+        p.pad_right = (size_t)rng_int(rng, 0, 2);
+        p.count_include_pad = (int)rng_int(rng, 0, 1);
+        p.output_height = pooled_size(p.input_height, p.kernel_height, p.stride_height, p.dilation_height, 0, 0, 0);
+        p.output_width = pooled_size(p.input_width, p.kernel_width, p.stride_width, p.dilation_width, p.pad_left,
+                                     p.pad_right, (int)rng_int(rng, 0, 1));
+        if (p.output_height == 0 || p.output_width == 0) {
+            c--;
+            continue;
+        }
+        const size_t count = p.batch * p.channels * p.input_height * p.input_width;
+        fenced_buffer x = fenced_alloc(count, 1);
+        fill_input(rng, x.data, count, 0);
+        compare_all_variants(&p, x.data, 0);
+        fenced_free(&x);
+    }
+}
+
+/* ---- Hand-checked numbers ------------------------------------------------------- */
+
+static fovea_pool2d_params params_2d(size_t height, size_t width, size_t out_height, size_t out_width, size_t kernel,
+                                     size_t stride) {
+    fovea_pool2d_params p;
+    memset(&p, 0, sizeof p);
+    p.batch = 1;
+    p.channels = 1;
+    p.input_height = height;
+    p.input_width = width;
+    p.output_height = out_height;
+    p.output_width = out_width;
+    p.kernel_height = p.kernel_width = kernel;
+    p.stride_height = p.stride_width = stride;
+    p.dilation_height = p.dilation_width = 1;
+    return p;
+}
+
+static void check_outputs(const char *what, const float *got, const float *want, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        CHECK(same_float(got[i], want[i]), "%s [%s]: output %zu is %.9g, expected %.9g", what,
+              fovea_kernels_isa_name(), i, (double)got[i], (double)want[i]);
+    }
+}
+
+static void known_values(void) {
+    for (int isa = 0; isa < test_isa_count; isa++) {
+        if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
+
+        /* 4×4 ramp, 2×2 windows, stride 2. */
+        float ramp[16];
+        for (int i = 0; i < 16; i++) ramp[i] = (float)i;
+        fovea_pool2d_params p = params_2d(4, 4, 2, 2, 2, 2);
+        float y[4];
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y), FOVEA_STATUS_OK);
+        check_outputs("max 2x2/2 on a ramp", y, (const float[]){5, 7, 13, 15}, 4);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y), FOVEA_STATUS_OK);
+        check_outputs("avg 2x2/2 on a ramp", y, (const float[]){2.5f, 4.5f, 10.5f, 12.5f}, 4);
+
+        /* 1×1 input, 1×1 kernel: the identity. */
+        p = params_2d(1, 1, 1, 1, 1, 1);
+        const float one[1] = {-3.25f};
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, one, y), FOVEA_STATUS_OK);
+        check_outputs("max 1x1", y, one, 1);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y), FOVEA_STATUS_OK);
+        check_outputs("avg 1x1", y, one, 1);
+
+        /* A 3×3 window larger than the 2×2 input, padded by 1 all round. */
+        p = params_2d(2, 2, 2, 2, 3, 1);
+        p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 1;
+        const float small[4] = {1, 2, 3, 4};
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, small, y), FOVEA_STATUS_OK);
+        check_outputs("max 3x3 over 2x2", y, (const float[]){4, 4, 4, 4}, 4);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, small, y), FOVEA_STATUS_OK);
+        check_outputs("avg 3x3 over 2x2", y, (const float[]){2.5f, 2.5f, 2.5f, 2.5f}, 4);
+        p.count_include_pad = 1;
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, small, y), FOVEA_STATUS_OK);
+        check_outputs("avg 3x3 over 2x2, pads counted", y, (const float[]){10.0f / 9, 10.0f / 9, 10.0f / 9, 10.0f / 9}, 4);
+
+        /*
+         * Ceil mode: 1×4 input [1 2 3 4], 1×3 window, stride 2, pads left 1 / right 1, 3 outputs.
+         * Windows start at -1, 1, 3; the last one's taps are 3 (input), 4 (right pad), 5 (beyond the
+         * pads: not counted even with count_include_pad).
+         */
+        p = params_2d(1, 4, 1, 3, 1, 1);
+        p.kernel_width = 3;
+        p.stride_width = 2;
+        p.pad_left = p.pad_right = 1;
+        const float row[4] = {1, 2, 3, 4};
+        float y3[3];
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, row, y3), FOVEA_STATUS_OK);
+        check_outputs("avg ceil mode", y3, (const float[]){1.5f, 3, 4}, 3);
+        p.count_include_pad = 1;
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, row, y3), FOVEA_STATUS_OK);
+        check_outputs("avg ceil mode, pads counted", y3, (const float[]){1, 3, 2}, 3);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, row, y3), FOVEA_STATUS_OK);
+        check_outputs("max ceil mode", y3, (const float[]){2, 4, 4}, 3);
+
+        /* Dilation 2: taps 0, 2, 4 of a 1×5 row. */
+        p = params_2d(1, 5, 1, 1, 1, 1);
+        p.kernel_width = 3;
+        p.dilation_width = 2;
+        const float five[5] = {1, 100, 2, 100, 3};
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, five, y), FOVEA_STATUS_OK);
+        check_outputs("max dilated", y, (const float[]){3}, 1);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, five, y), FOVEA_STATUS_OK);
+        check_outputs("avg dilated", y, (const float[]){2}, 1);
+    }
+    fovea_kernels_set_isa("auto");
+}
+
+/* NaN, infinities and signed zeros, in every lane position of a wide row (SIMD body, masked tail, border). */
+static void special_values(void) {
+    enum { width = 40 };
+    fovea_pool2d_params p = params_2d(1, width, 1, width, 1, 1);
+    p.kernel_width = 3;
+    p.pad_left = p.pad_right = 1;
+    for (int isa = 0; isa < test_isa_count; isa++) {
+        if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
+        for (int at = 0; at < width; at++) {
+            float x[width], y[width];
+            for (int i = 0; i < width; i++) x[i] = -1.0f;
+            x[at] = NAN;
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_OK);
+            for (int i = 0; i < width; i++) {
+                const int touches = i - 1 <= at && at <= i + 1;
+                CHECK(touches ? isnan(y[i]) : y[i] == -1.0f, "[%s] max with NaN at %d: output %d is %g",
+                      test_isas[isa], at, i, (double)y[i]);
+            }
+            CHECK(float_bits(y[at]) == 0x7FC00000u, "[%s] max gives the default NaN, got 0x%08x", test_isas[isa],
+                  (unsigned)float_bits(y[at]));
+
+            for (int i = 0; i < width; i++) x[i] = i % 2 ? -0.0f : 0.0f;
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_OK);
+            for (int i = 0; i < width; i++) {
+                CHECK(float_bits(y[i]) == 0, "[%s] +0 beats -0: output %d is 0x%08x", test_isas[isa], i,
+                      (unsigned)float_bits(y[i]));
+            }
+            for (int i = 0; i < width; i++) x[i] = -0.0f;
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_OK);
+            CHECK(float_bits(y[at]) == 0x80000000u, "[%s] all -0 gives -0", test_isas[isa]);
+
+            for (int i = 0; i < width; i++) x[i] = -INFINITY;
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_OK);
+            CHECK(y[at] == -INFINITY, "[%s] all -inf gives -inf", test_isas[isa]);
+            x[at] = INFINITY;
+            CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y), FOVEA_STATUS_OK);
+            CHECK(isnan(y[at]), "[%s] avg of +inf and -inf is NaN", test_isas[isa]);
+        }
+    }
+    fovea_kernels_set_isa("auto");
+}
+
+/* ---- Bad parameters and nothing-to-do calls ---------------------------------- */
+
+static void bad_parameters(void) {
+    float x[16] = {0}, y[16];
+    const fovea_pool2d_params good = params_2d(4, 4, 2, 2, 2, 2);
+    CHECK_STATUS(fovea_maxpool2d_f32(&good, x, y), FOVEA_STATUS_OK);
+
+    CHECK_STATUS(fovea_maxpool2d_f32(NULL, x, y), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_avgpool2d_f32(&good, NULL, y), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_avgpool2d_f32(&good, x, NULL), FOVEA_STATUS_NULL_POINTER);
+
+    fovea_pool2d_params p = good;
+    p.kernel_width = 0;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_INVALID_PARAMETER);
+    p = good;
+    p.stride_height = 0;
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y), FOVEA_STATUS_INVALID_PARAMETER);
+    p = good;
+    p.dilation_width = 0;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_INVALID_PARAMETER);
+    p = good;
+    p.pad_left = FOVEA_KERNELS_MAX_EXTENT + 1;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_INVALID_PARAMETER);
+    p = good;
+    p.input_width = (size_t)-1;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_INVALID_PARAMETER);
+
+    /* Element counts whose byte size overflows. */
+    p = good;
+    p.batch = (size_t)1 << 40;
+    p.channels = (size_t)1 << 40;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_TOO_LARGE);
+    p = good;
+    p.batch = (size_t)1 << 62;
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y), FOVEA_STATUS_TOO_LARGE);
+
+    /* A window of padding only: an output too large for the input, or pads past the window. */
+    p = good;
+    p.output_width = 3;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_EMPTY_WINDOW);
+    p = params_2d(1, 1, 1, 1, 1, 1);
+    p.kernel_width = 2;
+    p.dilation_width = 2;
+    p.pad_left = 1; /* taps at -1 and 1, around the single input column */
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y), FOVEA_STATUS_EMPTY_WINDOW);
+    p = params_2d(0, 4, 1, 1, 1, 1);
+    p.pad_top = 1; /* no input rows at all */
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y), FOVEA_STATUS_EMPTY_WINDOW);
+
+    /* Nothing to do: no planes or no outputs. Pointers may then be NULL, and y is not touched. */
+    p = good;
+    p.batch = 0;
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, NULL, NULL), FOVEA_STATUS_OK);
+    p = good;
+    p.channels = 0;
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, NULL, NULL), FOVEA_STATUS_OK);
+    p = good;
+    p.output_height = 0;
+    y[0] = 42.0f;
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y), FOVEA_STATUS_OK);
+    CHECK(y[0] == 42.0f, "an empty output must not be written");
+}
+
+/* OpenMP: any thread count gives the same bits (planes are independent). */
+static void thread_counts_agree(test_rng *rng) {
+    fovea_pool2d_params p = params_2d(37, 37, 18, 18, 3, 2);
+    p.batch = 3;
+    p.channels = 24; /* enough work to go parallel */
+    p.pad_top = p.pad_left = 1;
+    const size_t in_count = 3 * 24 * 37 * 37, out_count = 3 * 24 * 18 * 18;
+    float *x = (float *)malloc(in_count * sizeof(float));
+    float *one = (float *)malloc(out_count * sizeof(float));
+    float *many = (float *)malloc(out_count * sizeof(float));
+    if (x == NULL || one == NULL || many == NULL) exit(2);
+    fill_input(rng, x, in_count, 0);
+    for (int is_max = 0; is_max <= 1; is_max++) {
+        fovea_kernels_set_num_threads(1);
+        CHECK_STATUS(is_max ? fovea_maxpool2d_f32(&p, x, one) : fovea_avgpool2d_f32(&p, x, one), FOVEA_STATUS_OK);
+        for (int threads = 2; threads <= 3; threads++) {
+            fovea_kernels_set_num_threads(threads);
+            CHECK_STATUS(is_max ? fovea_maxpool2d_f32(&p, x, many) : fovea_avgpool2d_f32(&p, x, many), FOVEA_STATUS_OK);
+            CHECK(memcmp(one, many, out_count * sizeof(float)) == 0, "%d threads differ from 1 thread", threads);
+        }
+    }
+    fovea_kernels_set_num_threads(0);
+    free(x);
+    free(one);
+    free(many);
+}
+
+int main(void) {
+    test_rng rng = {20240611u};
+    printf("ISA: %s (default), OpenMP: %s, threads: %d\n", fovea_kernels_isa_name(),
+           fovea_kernels_has_openmp() ? "yes" : "no", fovea_kernels_num_threads());
+    for (int isa = 0; isa < test_isa_count; isa++) {
+        printf("  %s: %s\n", test_isas[isa], fovea_kernels_isa_supported(test_isas[isa]) ? "tested" : "not supported here");
+    }
+    known_values();
+    special_values();
+    bad_parameters();
+    thread_counts_agree(&rng);
+    random_cases(&rng, 500);
+    wide_step_cases(&rng, 100);
+    printf("random shapes: %ld compared, %ld with a padding-only window (error expected)\n", cases_compared,
+           cases_empty_window);
+    return test_finish("test_pool2d");
+}

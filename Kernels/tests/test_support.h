@@ -1,0 +1,190 @@
+/*
+ * A tiny test harness for the C kernel tests: checks that count failures,
+ * a seeded random generator, guarded buffers that catch out-of-bounds writes,
+ * and float comparisons. Plain C, no framework.
+ */
+#ifndef FOVEA_KERNELS_TEST_SUPPORT_H
+#define FOVEA_KERNELS_TEST_SUPPORT_H
+
+#include "fovea_kernels.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static long test_checks = 0;
+static long test_failures = 0;
+
+/* Records one check; prints the first failures with their location. */
+#define CHECK(condition, ...)                                                \
+    do {                                                                     \
+        test_checks++;                                                       \
+        if (!(condition)) {                                                  \
+            test_failures++;                                                 \
+            if (test_failures <= 25) {                                       \
+                fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__); \
+                fprintf(stderr, __VA_ARGS__);                                \
+                fputc('\n', stderr);                                         \
+            }                                                                \
+        }                                                                    \
+    } while (0)
+
+#define CHECK_STATUS(call, expected)                                                              \
+    do {                                                                                          \
+        const fovea_status status_ = (call);                                                      \
+        CHECK(status_ == (expected), "%s returned %d (%s), expected %d", #call, (int)status_,     \
+              fovea_status_description(status_), (int)(expected));                                \
+    } while (0)
+
+/* Prints the summary line and returns the process exit code. */
+static inline int test_finish(const char *suite) {
+    printf("%s: %ld checks, %ld failed\n", suite, test_checks, test_failures);
+    return test_failures == 0 ? 0 : 1;
+}
+
+/* Every ISA name the library knows, lowest first. */
+static const char *const test_isas[] = {"scalar", "avx2", "avx512"};
+enum { test_isa_count = 3 };
+
+/* ---- Random numbers (splitmix64: small, seeded, the same on every machine) ---- */
+
+typedef struct test_rng {
+    uint64_t state;
+} test_rng;
+
+static inline uint64_t rng_next(test_rng *rng) {
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A uniform integer in [low, high]. */
+static inline long rng_int(test_rng *rng, long low, long high) {
+    return low + (long)(rng_next(rng) % (uint64_t)(high - low + 1));
+}
+
+/* A uniform float in [-1, 1). */
+static inline float rng_float(test_rng *rng) {
+    return (float)((double)(rng_next(rng) >> 40) / (double)(1ull << 24) * 2.0 - 1.0);
+}
+
+/* ---- Floats ---------------------------------------------------------------- */
+
+static inline uint32_t float_bits(float value) {
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+static inline float float_from_bits(uint32_t bits) {
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+/* Same bits, except that any two NaNs count as equal. */
+static inline int same_float(float a, float b) {
+    if (a != a || b != b) return a != a && b != b;
+    return float_bits(a) == float_bits(b);
+}
+
+/* |a - b| <= tolerance * |b| (relative to the expected b), NaN matching NaN, infinities exact. */
+static inline int close_float(float a, float b, double tolerance) {
+    if (a != a || b != b) return a != a && b != b;
+    if (isinf(a) || isinf(b)) return a == b;
+    return fabs((double)a - (double)b) <= tolerance * fabs((double)b) + 1e-30;
+}
+
+/* ---- Guarded buffers --------------------------------------------------------- */
+
+/* Floats before and after each buffer, filled with a pattern kernels never write. */
+enum { guard_floats = 32 };
+static const uint32_t guard_bits = 0x7FBADBADu; /* a signalling NaN payload */
+
+typedef struct guarded_buffer {
+    float *storage;
+    float *data;  /* `count` floats, `misalign` floats past an aligned address */
+    size_t count;
+    size_t misalign;
+} guarded_buffer;
+
+static inline guarded_buffer guarded_alloc(size_t count, size_t misalign) {
+    guarded_buffer buffer;
+    const size_t total = count + misalign + 2 * guard_floats;
+    buffer.storage = (float *)malloc(total * sizeof(float));
+    if (buffer.storage == NULL) {
+        fprintf(stderr, "out of memory allocating %zu floats\n", total);
+        exit(2);
+    }
+    for (size_t i = 0; i < total; i++) buffer.storage[i] = float_from_bits(guard_bits);
+    buffer.data = buffer.storage + guard_floats + misalign;
+    buffer.count = count;
+    buffer.misalign = misalign;
+    return buffer;
+}
+
+/* 1 if nothing was written before or after the buffer's `count` floats. */
+static inline int guards_intact(const guarded_buffer *buffer) {
+    const float *before = buffer->storage;
+    const float *after = buffer->data + buffer->count;
+    for (size_t i = 0; i < guard_floats + buffer->misalign; i++) {
+        if (float_bits(before[i]) != guard_bits) return 0;
+    }
+    for (size_t i = 0; i < guard_floats; i++) {
+        if (float_bits(after[i]) != guard_bits) return 0;
+    }
+    return 1;
+}
+
+static inline void guarded_free(guarded_buffer *buffer) {
+    free(buffer->storage);
+    buffer->storage = NULL;
+    buffer->data = NULL;
+}
+
+/* ---- Fenced buffers: any read past either end faults ----------------------- */
+
+/*
+ * `count` floats between two inaccessible pages, flush against the page after
+ * them (at_end) or the page before them. A kernel that reads even one float
+ * outside its input crashes the test, which guard floats cannot show.
+ */
+typedef struct fenced_buffer {
+    unsigned char *mapping;
+    size_t mapping_size;
+    float *data;
+} fenced_buffer;
+
+static inline fenced_buffer fenced_alloc(size_t count, int at_end) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    const size_t bytes = count * sizeof(float);
+    const size_t usable = (bytes + page - 1) / page * page;
+    fenced_buffer buffer;
+    buffer.mapping_size = usable + 2 * page;
+    void *mapping = mmap(NULL, buffer.mapping_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mapping == MAP_FAILED) {
+        perror("mmap");
+        exit(2);
+    }
+    buffer.mapping = (unsigned char *)mapping;
+    if (mprotect(buffer.mapping, page, PROT_NONE) != 0 ||
+        mprotect(buffer.mapping + page + usable, page, PROT_NONE) != 0) {
+        perror("mprotect");
+        exit(2);
+    }
+    buffer.data = (float *)(buffer.mapping + page + (at_end ? usable - bytes : 0));
+    return buffer;
+}
+
+static inline void fenced_free(fenced_buffer *buffer) {
+    munmap(buffer->mapping, buffer->mapping_size);
+    buffer->mapping = NULL;
+    buffer->data = NULL;
+}
+
+#endif

@@ -1,0 +1,34 @@
+import Foundation
+import FoveaONNX
+
+/// Reads a model file into a ``Graph``, choosing the format from the file.
+public enum ModelFile {
+    /// The formats Fovea reads.
+    public enum Format: String, Sendable {
+        case onnx = "ONNX"
+        case coreML = "Core ML"
+    }
+
+    /// The format of the file at `path`, from its extension.
+    public static func format(ofFileAt path: String) throws -> Format {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "onnx": return .onnx
+        case "mlmodel": return .coreML
+        default:
+            throw FoveaError(.invalidArgument, "unknown model format (expected a .onnx file)", location: .init(file: path))
+        }
+    }
+
+    /// Loads the graph in the model file at `path`.
+    ///
+    /// - Parameter knownInputs: values for graph inputs that the model uses as
+    ///   constants (such as a Reshape's target shape); see ``ONNXLoader``.
+    public static func loadGraph(contentsOf path: String, knownInputs: [String: Tensor] = [:]) throws -> Graph {
+        switch try format(ofFileAt: path) {
+        case .onnx:
+            return try ONNXLoader.load(contentsOf: path, knownInputs: knownInputs)
+        case .coreML:
+            throw FoveaError(.unsupported, "Core ML models are not supported yet; convert the model to ONNX", location: .init(file: path))
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// What `fovea inspect` shows about a model: what Xcode's model view shows
+/// (inputs, outputs, metadata) and the numbers an engineer asks next
+/// (operator histogram, parameters, multiply-accumulates).
+public struct ModelSummary: Sendable, Codable, Equatable {
+    /// A graph input or output.
+    public struct Value: Sendable, Codable, Equatable {
+        public var name: String
+        public var dataType: String
+        /// Declared dimensions, `N` style names for symbolic ones.
+        public var shape: [String]
+    }
+
+    public var file: String
+    public var fileSizeBytes: Int
+    public var format: String
+    public var producer: String
+    public var irVersion: Int64
+    public var opset: Int
+    public var domain: String
+    public var modelVersion: Int64
+    public var description: String
+    public var metadata: [String: String]
+    public var inputs: [Value]
+    public var outputs: [Value]
+    public var nodeCount: Int
+    /// Operator type → number of nodes.
+    public var operators: [String: Int]
+    public var parameterCount: Int
+    public var parameterBytes: Int
+    /// Multiply-accumulates of one run at batch 1 (nil when the shapes cannot be inferred).
+    public var multiplyAccumulates: Int?
+
+    /// Summarizes the model at `path`.
+    public init(modelAt path: String) throws {
+        let graph = try ModelFile.loadGraph(contentsOf: path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        self.init(graph: graph, file: path, fileSizeBytes: size ?? 0)
+    }
+
+    /// Summarizes `graph`.
+    public init(graph: Graph, file: String, fileSizeBytes: Int) {
+        let meta = graph.metadata
+        self.file = file
+        self.fileSizeBytes = fileSizeBytes
+        format = meta.format
+        producer = [meta.producerName, meta.producerVersion].filter { !$0.isEmpty }.joined(separator: " ")
+        irVersion = meta.irVersion
+        opset = meta.opset
+        domain = meta.domain
+        modelVersion = meta.modelVersion
+        description = meta.docString
+        metadata = meta.properties
+        inputs = graph.inputs.map { Value(name: $0.name, dataType: $0.dataType.rawValue, shape: $0.dimensions?.map(\.description) ?? []) }
+        nodeCount = graph.nodes.count
+        operators = graph.opHistogram
+        parameterCount = graph.parameterCount
+        parameterBytes = graph.initializers.values.reduce(0) { $0 + $1.count * $1.dataType.byteSize }
+
+        // Shapes at batch 1: symbolic dimensions become 1.
+        let batchOne = Dictionary(uniqueKeysWithValues: graph.inputs.compactMap { input -> (String, [Int])? in
+            guard let dims = input.dimensions else { return nil }
+            return (input.name, dims.map { if case .known(let n) = $0 { return n } else { return 1 } })
+        })
+        let types = try? graph.inferTypes(inputShapes: batchOne)
+        multiplyAccumulates = types.map { graph.multiplyAccumulateCount(types: $0) }
+        outputs = graph.outputs.map { output in
+            let declared = output.dimensions?.map(\.description)
+            let inferred = types?[output.name]?.shape.map(String.init)
+            return Value(name: output.name, dataType: output.dataType.rawValue, shape: declared ?? inferred ?? [])
+        }
+    }
+
+    /// A human-readable report.
+    public var text: String {
+        var lines: [String] = []
+        func row(_ key: String, _ value: String) { lines.append(key.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }
+        row("Model", file)
+        row("Format", "\(format)\(irVersion > 0 ? " (IR version \(irVersion))" : "")")
+        row("Size", Self.bytes(fileSizeBytes))
+        if !producer.isEmpty { row("Producer", producer) }
+        if opset > 0 { row("Opset", String(opset)) }
+        if !domain.isEmpty { row("Domain", domain) }
+        if modelVersion != 0 { row("Version", String(modelVersion)) }
+        if !description.isEmpty { row("Description", description) }
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { row("Metadata", "\(key) = \(value)") }
+        lines.append("Inputs")
+        for value in inputs { lines.append("  \(value.name)  \(value.dataType) \(value.shape.isEmpty ? "scalar" : value.shape.joined(separator: "×"))") }
+        lines.append("Outputs")
+        for value in outputs { lines.append("  \(value.name)  \(value.dataType) \(value.shape.isEmpty ? "?" : value.shape.joined(separator: "×"))") }
+        row("Nodes", String(nodeCount))
+        row("Operators", operators.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        row("Parameters", "\(Self.grouped(parameterCount)) (\(Self.bytes(parameterBytes)))")
+        row("Multiply-adds", multiplyAccumulates.map { "\(Self.grouped($0)) per image (\(String(format: "%.1f", Double($0) / 1e6)) M)" } ?? "unknown (shapes cannot be inferred)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = Array(String(n))
+        var out = ""
+        for (i, d) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 { out += "," }
+            out.append(d)
+        }
+        return out
+    }
+
+    static func bytes(_ n: Int) -> String {
+        n >= 1 << 20 ? String(format: "%.1f MB (%@ bytes)", Double(n) / 1e6, grouped(n)) : "\(grouped(n)) bytes"
+    }
+}

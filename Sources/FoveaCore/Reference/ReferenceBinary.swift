@@ -1,0 +1,70 @@
+/// Elementwise binary ops with numpy broadcasting: Add, Sub, Mul, Div, PRelu,
+/// and the n-ary Sum.
+enum ReferenceBinary {
+    /// `combine(a, b)` over the broadcast of inputs 0 and 1.
+    static func run(_ args: ReferenceInputs, outputShape: [Int], _ combine: (Float, Float) -> Float) throws -> Tensor {
+        let a = try args.tensor(0), b = try args.tensor(1)
+        let values = broadcast(try a.requireFloats("A"), a.shape, try b.requireFloats("B"), b.shape,
+                               to: outputShape, combine)
+        return Tensor(uncheckedShape: outputShape, floats: values)
+    }
+
+    /// Sum of all inputs, broadcast together, added left to right.
+    static func sum(_ args: ReferenceInputs, outputShape: [Int]) throws -> Tensor {
+        var total = try args.tensor(0)
+        for index in 1..<max(1, args.tensors.count) {
+            let next = try args.tensor(index)
+            let shape = try broadcastShape(total.shape, next.shape)
+            let values = broadcast(try total.requireFloats("input 0"), total.shape, try next.requireFloats("input \(index)"),
+                                   next.shape, to: shape, +)
+            total = Tensor(uncheckedShape: shape, floats: values)
+        }
+        // A single input, or inputs that all broadcast to a smaller shape than planned, still get the planned shape.
+        return try total.reshaped(outputShape)
+    }
+
+    /// Element strides of a tensor of `shape` read as `outputShape` (0 on broadcast axes).
+    /// `shape` must broadcast to `outputShape`.
+    static func broadcastStrides(_ shape: [Int], to outputShape: [Int]) -> [Int] {
+        let own = shape.rowMajorStrides
+        let lead = outputShape.count - shape.count
+        return outputShape.indices.map { axis in
+            axis < lead || shape[axis - lead] == 1 ? 0 : own[axis - lead]
+        }
+    }
+
+    /// `combine(a[i], b[i])` for every index `i` of `outputShape`, reading each
+    /// operand through its broadcast strides. The last axis is the inner loop.
+    static func broadcast(_ a: [Float], _ aShape: [Int], _ b: [Float], _ bShape: [Int],
+                          to outputShape: [Int], _ combine: (Float, Float) -> Float) -> [Float] {
+        let count = outputShape.elementCount
+        if aShape == bShape { return zip(a, b).map(combine) }
+        guard count > 0 else { return [] }
+        let aStrides = broadcastStrides(aShape, to: outputShape)
+        let bStrides = broadcastStrides(bShape, to: outputShape)
+        let inner = outputShape.last ?? 1
+        let aStep = aStrides.last ?? 0, bStep = bStrides.last ?? 0
+        let outerShape = Array(outputShape.dropLast())
+        var output = [Float](repeating: 0, count: count)
+        var position = [Int](repeating: 0, count: outerShape.count)
+        for row in 0..<(count / inner) {
+            var aOffset = 0, bOffset = 0
+            for axis in outerShape.indices {
+                aOffset += position[axis] * aStrides[axis]
+                bOffset += position[axis] * bStrides[axis]
+            }
+            for i in 0..<inner {
+                output[row * inner + i] = combine(a[aOffset + i * aStep], b[bOffset + i * bStep])
+            }
+            // Advance the row-major counter over the outer axes.
+            var axis = outerShape.count - 1
+            while axis >= 0 {
+                position[axis] += 1
+                if position[axis] < outerShape[axis] { break }
+                position[axis] = 0
+                axis -= 1
+            }
+        }
+        return output
+    }
+}

@@ -1,0 +1,108 @@
+/// Direct convolution (ONNX Conv) over 1, 2 or 3 spatial axes, with groups,
+/// strides, dilations, asymmetric pads and auto_pad.
+///
+/// For every (batch, output channel, input channel of its group, kernel tap)
+/// it adds `weight × input row` to the output row the tap touches. The rows
+/// a tap reads inside the input (not padding) are computed once per tap, so
+/// the inner loop has no bounds tests. 1-D and 2-D convolutions run as 3-D
+/// ones with leading unit axes.
+enum ReferenceConvolution {
+    static func run(_ args: ReferenceInputs, _ attributes: ConvAttributes, outputShape: [Int]) throws -> Tensor {
+        let x = try args.tensor(0), w = try args.tensor(1)
+        let input = try x.requireFloats("X"), weights = try w.requireFloats("W")
+        let bias = try args.optional(2)?.requireFloats("B")
+        let geometry = try SpatialGeometry(inputSize: Array(x.shape.dropFirst(2)), convolution: attributes, weightShape: w.shape)
+            .expanded(toRank: 3)
+
+        let batch = x.shape[0], channels = x.shape[1], outputChannels = w.shape[0]
+        let groupChannels = channels / attributes.group
+        let groupOutputs = outputChannels / attributes.group
+        let inputPlane = geometry.inputSize.elementCount
+        let outputPlane = geometry.outputSize.elementCount
+        let kernelVolume = geometry.kernelShape.elementCount
+        let taps = Tap.all(geometry)
+
+        var output = [Float](repeating: 0, count: outputShape.elementCount)
+        if let bias {
+            for plane in 0..<(batch * outputChannels) {
+                let value = bias[plane % outputChannels]
+                for i in 0..<outputPlane { output[plane * outputPlane + i] = value }
+            }
+        }
+        guard !input.isEmpty, !weights.isEmpty, !output.isEmpty else {
+            return Tensor(uncheckedShape: outputShape, floats: output)
+        }
+        input.withUnsafeBufferPointer { inputBuffer in
+            weights.withUnsafeBufferPointer { weightBuffer in
+                output.withUnsafeMutableBufferPointer { outputBuffer in
+                    guard let x = inputBuffer.baseAddress, let w = weightBuffer.baseAddress,
+                          let y = outputBuffer.baseAddress else { return }
+                    for n in 0..<batch {
+                        for m in 0..<outputChannels {
+                            let firstChannel = (m / groupOutputs) * groupChannels
+                            let outputOffset = (n * outputChannels + m) * outputPlane
+                            for c in 0..<groupChannels {
+                                let inputOffset = (n * channels + firstChannel + c) * inputPlane
+                                let kernelOffset = (m * groupChannels + c) * kernelVolume
+                                accumulate(x + inputOffset, kernel: w + kernelOffset, into: y + outputOffset,
+                                           taps: taps, geometry)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return Tensor(uncheckedShape: outputShape, floats: output)
+    }
+
+    /// One kernel position and the outputs it touches without reading padding.
+    private struct Tap {
+        /// Index in the flattened kernel.
+        var index: Int
+        /// Kernel coordinates (depth, row, column).
+        var depth: Int, row: Int, column: Int
+        /// Output coordinates per axis whose input for this tap is inside the input.
+        var depths: Range<Int>, rows: Range<Int>, columns: Range<Int>
+
+        static func all(_ g: SpatialGeometry) -> [Tap] {
+            var taps: [Tap] = []
+            for kd in 0..<g.kernelShape[0] {
+                for kh in 0..<g.kernelShape[1] {
+                    for kw in 0..<g.kernelShape[2] {
+                        taps.append(Tap(index: taps.count, depth: kd, row: kh, column: kw,
+                                        depths: g.validOutputRange(axis: 0, tap: kd),
+                                        rows: g.validOutputRange(axis: 1, tap: kh),
+                                        columns: g.validOutputRange(axis: 2, tap: kw)))
+                    }
+                }
+            }
+            return taps
+        }
+    }
+
+    /// `y += conv(x, kernel)` for one input plane and one output plane.
+    private static func accumulate(_ x: UnsafePointer<Float>, kernel: UnsafePointer<Float>,
+                                   into y: UnsafeMutablePointer<Float>, taps: [Tap], _ g: SpatialGeometry) {
+        let inputHeight = g.inputSize[1], inputWidth = g.inputSize[2]
+        let outputHeight = g.outputSize[1], outputWidth = g.outputSize[2]
+        let stride = g.strides[2]
+        for tap in taps where !tap.columns.isEmpty {
+            let weight = kernel[tap.index]
+            let count = tap.columns.count
+            let firstColumn = g.inputCoordinate(axis: 2, output: tap.columns.lowerBound, tap: tap.column)
+            for od in tap.depths {
+                let id = g.inputCoordinate(axis: 0, output: od, tap: tap.depth)
+                for oh in tap.rows {
+                    let ih = g.inputCoordinate(axis: 1, output: oh, tap: tap.row)
+                    let inputRow = x + (id * inputHeight + ih) * inputWidth + firstColumn
+                    let outputRow = y + (od * outputHeight + oh) * outputWidth + tap.columns.lowerBound
+                    if stride == 1 {
+                        for i in 0..<count { outputRow[i] += weight * inputRow[i] }
+                    } else {
+                        for i in 0..<count { outputRow[i] += weight * inputRow[i * stride] }
+                    }
+                }
+            }
+        }
+    }
+}

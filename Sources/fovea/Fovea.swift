@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct FoveaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fovea",
+        abstract: "Run convolutional image classifiers (ONNX) on the CPU.",
+        version: "0.1.0",
+        subcommands: [Classify.self, Inspect.self, Run.self, Conformance.self]
+    )
+}

@@ -1,0 +1,83 @@
+import CFoveaKernels
+import FoveaCore
+import XCTest
+
+/// Run-time ISA selection, the thread setting and argument checking, seen from Swift.
+final class KernelDispatchTests: XCTestCase {
+    override func tearDown() {
+        fovea_kernels_set_isa("auto")
+        fovea_kernels_set_num_threads(0)
+        super.tearDown()
+    }
+
+    func testForcingEachSupportedISAMakesItActive() throws {
+        XCTAssertEqual(fovea_kernels_isa_supported("scalar"), 1)
+        for isa in supportedKernelISAs {
+            XCTAssertEqual(fovea_kernels_set_isa(isa), FOVEA_STATUS_OK)
+            XCTAssertEqual(activeKernelISA, isa)
+        }
+        XCTAssertEqual(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK)
+        XCTAssertTrue(allKernelISAs.contains(activeKernelISA))
+    }
+
+    func testUnknownAndUnsupportedISAsAreRefusedWithoutChangingAnything() throws {
+        XCTAssertEqual(fovea_kernels_set_isa("scalar"), FOVEA_STATUS_OK)
+        XCTAssertEqual(fovea_kernels_set_isa("neon"), FOVEA_STATUS_UNKNOWN_ISA)
+        XCTAssertEqual(fovea_kernels_set_isa(""), FOVEA_STATUS_UNKNOWN_ISA)
+        XCTAssertEqual(fovea_kernels_set_isa("AVX2"), FOVEA_STATUS_UNKNOWN_ISA)
+        for isa in allKernelISAs where !supportedKernelISAs.contains(isa) {
+            XCTAssertEqual(fovea_kernels_set_isa(isa), FOVEA_STATUS_UNSUPPORTED_ISA)
+        }
+        XCTAssertEqual(activeKernelISA, "scalar")
+        XCTAssertThrowsError(try withKernelISA("sse9") { () }) { error in
+            XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
+            XCTAssertTrue("\(error)".contains("unknown ISA"), "\(error)")
+        }
+    }
+
+    func testThreadCountSetting() {
+        fovea_kernels_set_num_threads(1)
+        XCTAssertEqual(fovea_kernels_num_threads(), 1)
+        fovea_kernels_set_num_threads(2)
+        // The SwiftPM build has no OpenMP: kernels then run on the calling thread.
+        XCTAssertEqual(fovea_kernels_num_threads(), fovea_kernels_has_openmp() != 0 ? 2 : 1)
+        fovea_kernels_set_num_threads(-1)
+        XCTAssertGreaterThanOrEqual(fovea_kernels_num_threads(), 1)
+    }
+
+    func testBadPoolingParametersThrowInsteadOfCrashing() throws {
+        let good = poolParameters(PoolAttributes(kernelShape: [2, 2], strides: [2, 2], dilations: [1, 1], pads: [0, 0, 0, 0]),
+                                  inputShape: [1, 1, 4, 4], outputShape: [1, 1, 2, 2])
+        let x = [Float](repeating: 1, count: 16)
+        XCTAssertEqual(try runPoolKernel(max: true, good, x), [1, 1, 1, 1])
+
+        var zeroStride = good
+        zeroStride.stride_width = 0
+        XCTAssertThrowsError(try runPoolKernel(max: true, zeroStride, x)) { error in
+            XCTAssertTrue("\(error)".contains("stride"), "\(error)")
+        }
+        var paddingOnly = good
+        paddingOnly.output_width = 4 // windows past the input
+        XCTAssertThrowsError(try runPoolKernel(max: false, paddingOnly, x)) { error in
+            XCTAssertTrue("\(error)".contains("padding"), "\(error)")
+        }
+        var huge = good
+        huge.batch = 1 << 40
+        huge.channels = 1 << 40
+        XCTAssertThrowsError(try runPoolKernel(max: true, huge, []))
+
+        var params = good
+        XCTAssertEqual(fovea_maxpool2d_f32(&params, nil, nil), FOVEA_STATUS_NULL_POINTER)
+        XCTAssertEqual(fovea_avgpool2d_f32(nil, nil, nil), FOVEA_STATUS_NULL_POINTER)
+        XCTAssertEqual(fovea_global_avgpool_f32(1, 1, 0, x, nil), FOVEA_STATUS_INVALID_PARAMETER)
+        XCTAssertThrowsError(try runGlobalPoolKernel(max: true, shape: [1, 2, 0, 3], []))
+    }
+
+    func testStatusDescriptionsAreOneLine() {
+        for raw in FOVEA_STATUS_OK.rawValue...FOVEA_STATUS_UNSUPPORTED_ISA.rawValue {
+            let text = String(cString: fovea_status_description(fovea_status(rawValue: raw)))
+            XCTAssertFalse(text.isEmpty)
+            XCTAssertFalse(text.contains("\n"))
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import CFoveaKernels
+import FoveaCore
+import XCTest
+
+/// A seeded generator (splitmix64) so every run draws the same shapes and values.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The kernel ISA names, lowest first.
+let allKernelISAs = ["scalar", "avx2", "avx512"]
+
+/// The ISAs this CPU runs: every one of them is compared with the reference.
+var supportedKernelISAs: [String] {
+    allKernelISAs.filter { fovea_kernels_isa_supported($0) != 0 }
+}
+
+/// Runs `body` with every kernel call forced to `isa`, then restores the default choice.
+func withKernelISA<T>(_ isa: String, _ body: () throws -> T) throws -> T {
+    try checkKernelStatus(fovea_kernels_set_isa(isa), "forcing ISA \(isa)")
+    defer { fovea_kernels_set_isa("auto") }
+    return try body()
+}
+
+/// The active ISA's name.
+var activeKernelISA: String { String(cString: fovea_kernels_isa_name()) }
+
+/// Turns a kernel status into a `FoveaError` (what the FoveaKernels backend will do too).
+func checkKernelStatus(_ status: fovea_status, _ what: String) throws {
+    guard status == FOVEA_STATUS_OK else {
+        throw FoveaError(.invalidArgument, "\(what): \(String(cString: fovea_status_description(status))) (status \(status.rawValue))")
+    }
+}
+
+/// Runs a one-node graph `x -> op -> y` through the reference backend.
+func referenceResult(of op: Op, input: Tensor) throws -> Tensor {
+    let graph = Graph(
+        name: "single \(op.typeName)",
+        inputs: [ValueInfo(name: "x", dataType: .float32, dimensions: input.shape.map { .known($0) })],
+        outputs: [ValueInfo(name: "y", dataType: .float32, dimensions: nil)],
+        nodes: [Node(name: "p", op: op, inputs: ["x"], outputs: ["y"])])
+    let outputs = try ExecutionPlan(graph: graph).run(["x": input])
+    guard let y = outputs["y"] else {
+        throw FoveaError(.invalidModel, "the reference run returned no output 'y'")
+    }
+    return y
+}
+
+/// The kernel parameters for a 2-D pooling of an NCHW `inputShape` into `outputShape`
+/// (explicit pads only: `pads` is `[top, left, bottom, right]`).
+func poolParameters(_ a: PoolAttributes, inputShape: [Int], outputShape: [Int]) -> fovea_pool2d_params {
+    fovea_pool2d_params(
+        batch: inputShape[0], channels: inputShape[1],
+        input_height: inputShape[2], input_width: inputShape[3],
+        output_height: outputShape[2], output_width: outputShape[3],
+        kernel_height: a.kernelShape[0], kernel_width: a.kernelShape[1],
+        stride_height: a.strides[0], stride_width: a.strides[1],
+        dilation_height: a.dilations[0], dilation_width: a.dilations[1],
+        pad_top: a.pads[0], pad_left: a.pads[1], pad_bottom: a.pads[2], pad_right: a.pads[3],
+        count_include_pad: a.countIncludePad ? 1 : 0)
+}
+
+/// Runs a 2-D pooling kernel on `x` with the active ISA.
+func runPoolKernel(max: Bool, _ params: fovea_pool2d_params, _ x: [Float]) throws -> [Float] {
+    var params = params
+    // An output too large to count stays empty: the kernel must refuse such sizes before writing.
+    let count = [params.channels, params.output_height, params.output_width].reduce(Optional(params.batch)) { total, n in
+        total.flatMap { let (product, overflow) = $0.multipliedReportingOverflow(by: n); return overflow ? nil : product }
+    }
+    var y = [Float](repeating: .nan, count: count.map { $0 <= 1 << 28 ? $0 : 0 } ?? 0)
+    let status = x.withUnsafeBufferPointer { xp in
+        y.withUnsafeMutableBufferPointer { yp in
+            max ? fovea_maxpool2d_f32(&params, xp.baseAddress, yp.baseAddress)
+                : fovea_avgpool2d_f32(&params, xp.baseAddress, yp.baseAddress)
+        }
+    }
+    try checkKernelStatus(status, max ? "fovea_maxpool2d_f32" : "fovea_avgpool2d_f32")
+    return y
+}
+
+/// Runs a global pooling kernel on an NC… tensor with the active ISA.
+func runGlobalPoolKernel(max: Bool, shape: [Int], _ x: [Float]) throws -> [Float] {
+    let spatial = shape.dropFirst(2).reduce(1, *)
+    var y = [Float](repeating: .nan, count: shape[0] * shape[1])
+    let status = x.withUnsafeBufferPointer { xp in
+        y.withUnsafeMutableBufferPointer { yp in
+            max ? fovea_global_maxpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress)
+                : fovea_global_avgpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress)
+        }
+    }
+    try checkKernelStatus(status, max ? "fovea_global_maxpool_f32" : "fovea_global_avgpool_f32")
+    return y
+}
+
+/// The index and values of the first element that differs, or nil.
+/// `exact`: same bits (any NaN matches any NaN); else `|got - want| <= 1e-6 * max(1, |want|)`
+/// (inputs lie in [-1, 1], so this is 1e-6 relative to the data's scale).
+func firstMismatch(_ got: [Float], _ want: [Float], exact: Bool) -> (index: Int, got: Float, want: Float)? {
+    guard got.count == want.count else { return (-1, Float(got.count), Float(want.count)) }
+    for i in got.indices {
+        let a = got[i], b = want[i]
+        let same: Bool
+        if a.isNaN || b.isNaN {
+            same = a.isNaN && b.isNaN
+        } else if exact || a.isInfinite || b.isInfinite {
+            same = a.bitPattern == b.bitPattern
+        } else {
+            same = abs(a - b) <= 1e-6 * Swift.max(1, abs(b))
+        }
+        if !same { return (i, a, b) }
+    }
+    return nil
+}

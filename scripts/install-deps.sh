@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Fovea needs to build and test (Swift itself is
+# expected at /opt/swift or on PATH). Safe to run again.
+set -euo pipefail
+packages=(
+  pkg-config
+  libturbojpeg0-dev   # JPEG decoding
+  libpng-dev          # PNG decoding
+  cmake ninja-build   # the standalone C kernel build and its ctest tests
+  libonnx-testdata    # the ONNX backend conformance tests (/usr/share/libonnx-testdata)
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "dependencies ok"

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite: Swift tests (XCTest + Swift Testing) and the C kernel
+# tests (CMake + ctest). Ends with one line: `N passed, M failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp -d)
+
+echo "== swift test"
+swift test 2>&1 | tee "$log/swift.txt"
+swift_status=${PIPESTATUS[0]}
+
+echo "== C kernels (cmake + ctest)"
+cmake_status=0
+{ cmake -S . -B build-cmake -G Ninja -DCMAKE_BUILD_TYPE=Release > "$log/cmake.txt" 2>&1 &&
+  cmake --build build-cmake >> "$log/cmake.txt" 2>&1; } || { cat "$log/cmake.txt"; cmake_status=1; }
+ctest --test-dir build-cmake --output-on-failure 2>&1 | tee "$log/ctest.txt"
+ctest_status=${PIPESTATUS[0]}
+
+# XCTest prints "Executed N tests, with M failures" per suite and a grand total
+# per bundle: take the largest per bundle run, i.e. the "All tests" line.
+xc_line=$(grep -E "^\s*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/swift.txt" | tail -1)
+xc_total=$(echo "$xc_line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+xc_failed=$(echo "$xc_line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+st_line=$(grep -E "Test run with [0-9]+ tests?" "$log/swift.txt" | tail -1)
+st_total=$(echo "$st_line" | sed -E 's/.*Test run with ([0-9]+) tests?.*/\1/')
+st_failed=0
+echo "$st_line" | grep -q "failed" && st_failed=$(echo "$st_line" | sed -E 's/.*with ([0-9]+) issues?.*/\1/')
+ct_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest.txt" | tail -1)
+ct_total=$(echo "$ct_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
+ct_failed=$(echo "$ct_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
+
+total=$(( ${xc_total:-0} + ${st_total:-0} + ${ct_total:-0} ))
+failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ct_failed:-0} ))
+# A build failure or a crash counts as a failure even if no line was printed.
+for s in $swift_status $cmake_status $ctest_status; do
+  [ "$s" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
+done
+rm -rf "$log"
+echo "$(( total - failed )) passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ]
