@@ -2,8 +2,31 @@
 ///
 /// It is the oracle that optimized backends are tested against, so each op
 /// follows the ONNX definition directly; speed is secondary (though SqueezeNet
-/// still runs in well under a second in a release build).
-public enum ReferenceBackend {
+/// still runs in well under a second in a release build). It runs every node,
+/// so the planner puts it last and it takes what no other backend takes.
+public struct ReferenceBackend: Backend {
+    public static let name = "reference"
+    public var name: String { Self.name }
+
+    public init() {}
+
+    public func supports(_ node: NodeContext) -> Bool { true }
+
+    public func prepare(_ node: NodeContext) throws -> any PreparedStep {
+        ReferenceStep(op: node.op, outputTypes: node.outputTypes)
+    }
+
+    /// A node run by ``ReferenceBackend/evaluate(_:inputs:outputTypes:)``; nothing to prepare.
+    struct ReferenceStep: PreparedStep {
+        let op: Op
+        let outputTypes: [TensorType]
+        var algorithm: String { "reference" }
+
+        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+            try ReferenceBackend.evaluate(op, inputs: inputs, outputTypes: outputTypes)
+        }
+    }
+
     /// Runs one operator.
     ///
     /// The inputs are checked first with ``Op/outputTypes(inputs:outputCount:)``,

@@ -1,0 +1,36 @@
+import Dispatch
+
+/// Per-run settings handed to every step: how many threads a step may use.
+///
+/// Steps split their work with ``parallelFor(_:_:)``; the thread count can
+/// change from one run to the next without rebuilding the plan.
+public struct RunContext: Sendable {
+    /// Intra-op threads; at least 1.
+    public let threads: Int
+
+    public init(threads: Int = RunContext.defaultThreadCount) {
+        self.threads = Swift.max(1, threads)
+    }
+
+    /// The number of active processor cores.
+    public static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Calls `body` on disjoint chunks covering `0 ..< count`, on up to
+    /// ``threads`` threads at once, and returns when all are done. Chunks are
+    /// contiguous, so a body can keep per-chunk scratch memory.
+    public func parallelFor(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        guard count > 0 else { return }
+        let chunks = Swift.min(threads, count)
+        if chunks == 1 {
+            body(0..<count)
+            return
+        }
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let start = count * chunk / chunks
+            let end = count * (chunk + 1) / chunks
+            if start < end { body(start..<end) }
+        }
+    }
+}
+
+import Foundation
