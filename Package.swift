@@ -30,6 +30,9 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "FoveaImage", dependencies: ["FoveaCore", "CTurboJPEG", "CPNG"]),
 
+        // Portable backend in pure Swift SIMD.
+        .target(name: "FoveaSIMD", dependencies: ["FoveaCore"]),
+
         // C kernels; also built and tested standalone by CMakeLists.txt + ctest.
         .target(
             name: "CFoveaKernels",
@@ -40,7 +43,7 @@ let package = Package(
         ),
 
         // The public face: model loading, classification, conformance runner.
-        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaImage"]),
+        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaImage", "FoveaSIMD"]),
 
         .executableTarget(
             name: "fovea",
@@ -49,6 +52,7 @@ let package = Package(
 
         .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore"]),
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
+        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea"]),

@@ -11,21 +11,24 @@ public final class Model: Sendable {
     public let path: String
     /// The model's computation graph.
     public let graph: Graph
+    /// Backends and threads.
+    public let configuration: ModelConfiguration
     private let plans: PlanCache
 
     /// Loads the model at `path` (`.onnx`).
     ///
     /// - Throws: `FoveaError` if the file is missing, corrupt or uses an
-    ///   operator Fovea does not run.
-    public convenience init(contentsOf path: String) throws {
-        try self.init(graph: try ModelFile.loadGraph(contentsOf: path), path: path)
+    ///   operator Fovea does not run, or the configuration names an unknown backend.
+    public convenience init(contentsOf path: String, configuration: ModelConfiguration = ModelConfiguration()) throws {
+        try self.init(graph: try ModelFile.loadGraph(contentsOf: path), path: path, configuration: configuration)
     }
 
     /// Wraps an already-built graph.
-    public init(graph: Graph, path: String = "") throws {
+    public init(graph: Graph, path: String = "", configuration: ModelConfiguration = ModelConfiguration()) throws {
         self.path = path
         self.graph = graph
-        self.plans = PlanCache(graph: graph)
+        self.configuration = configuration
+        self.plans = PlanCache(graph: graph, backends: try configuration.resolvedBackends())
         try FoveaError.at(.init(file: path.isEmpty ? nil : path)) {
             try graph.validateStructure()
             // Build the default plan now so shape errors surface at load time.
@@ -43,7 +46,7 @@ public final class Model: Sendable {
     /// the execution plan, so any batch size the model allows works.
     public func predict(_ inputs: [String: Tensor]) throws -> [String: Tensor] {
         let shapes = inputs.mapValues(\.shape)
-        return try plans.plan(for: shapes).run(inputs)
+        return try plans.plan(for: shapes).run(inputs, context: configuration.runContext)
     }
 
     /// The execution plan for the given input shapes (the declared ones when empty).
@@ -56,11 +59,13 @@ public final class Model: Sendable {
 private final class PlanCache: @unchecked Sendable {
     // @unchecked: every access to `plans` holds `lock`.
     private let graph: Graph
+    private let backends: [any Backend]
     private let lock = NSLock()
     private var plans: [[String: [Int]]: ExecutionPlan] = [:]
 
-    init(graph: Graph) {
+    init(graph: Graph, backends: [any Backend]) {
         self.graph = graph
+        self.backends = backends
     }
 
     func plan(for shapes: [String: [Int]]) throws -> ExecutionPlan {
@@ -69,7 +74,7 @@ private final class PlanCache: @unchecked Sendable {
             graph.inputs.first(where: { $0.name == name })?.knownShape != shape
         }
         if let plan = lock.withLock({ plans[key] }) { return plan }
-        let plan = try ExecutionPlan(graph: graph, inputShapes: key)
+        let plan = try ExecutionPlan(graph: graph, inputShapes: key, backends: backends)
         lock.withLock { plans[key] = plan }
         return plan
     }

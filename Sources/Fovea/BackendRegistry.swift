@@ -1,0 +1,37 @@
+import FoveaSIMD
+
+/// The backends a model can run on, in the default order of preference
+/// (fastest first). The reference backend is always available and always last.
+///
+/// Adding a backend is adding its target and one entry in ``standard``; the
+/// planner never names a backend. Applications can also build a registry
+/// with backends of their own.
+public struct BackendRegistry: Sendable {
+    /// The registered backends, fastest first, the reference backend last.
+    public let backends: [any Backend]
+
+    /// A registry of `backends` in preference order; the reference backend is
+    /// appended if it is missing.
+    public init(_ backends: [any Backend]) {
+        let others = backends.filter { $0.name != ReferenceBackend.name }
+        self.backends = others + [ReferenceBackend()]
+    }
+
+    /// Fovea's built-in backends.
+    public static let standard = BackendRegistry([SIMDBackend()])
+
+    /// The registered names, in preference order.
+    public var names: [String] { backends.map(\.name) }
+
+    /// The backends with these names, in the given order.
+    ///
+    /// - Throws: `.invalidArgument` naming an unknown backend and the known ones.
+    public func backends(named names: [String]) throws -> [any Backend] {
+        try names.map { name in
+            guard let backend = backends.first(where: { $0.name == name }) else {
+                throw FoveaError(.invalidArgument, "unknown backend '\(name)' (available: \(self.names.joined(separator: ", ")))")
+            }
+            return backend
+        }
+    }
+}

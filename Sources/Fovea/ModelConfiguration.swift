@@ -1,0 +1,29 @@
+/// How a ``Model`` runs: which backends, how many threads.
+public struct ModelConfiguration: Sendable {
+    /// Backend names in order of preference, such as `["simd"]` to force the
+    /// SIMD backend (nodes it cannot run fall back to the reference backend),
+    /// or `nil` for the registry's default order.
+    public var backends: [String]?
+    /// Intra-op threads per run; `nil` uses every core.
+    public var threads: Int?
+    /// Where backend names are looked up.
+    public var registry: BackendRegistry
+
+    public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard) {
+        self.backends = backends
+        self.threads = threads
+        self.registry = registry
+    }
+
+    /// The backends this configuration selects, in preference order.
+    public func resolvedBackends() throws -> [any Backend] {
+        guard let backends else { return registry.backends }
+        guard !backends.isEmpty else { throw FoveaError(.invalidArgument, "the backend list is empty") }
+        return try registry.backends(named: backends)
+    }
+
+    /// The run context for ``threads``.
+    public var runContext: RunContext {
+        threads.map { RunContext(threads: $0) } ?? RunContext()
+    }
+}
