@@ -25,13 +25,35 @@ let package = Package(
             exclude: ["Proto/onnx-subset.proto", "Proto/README.md"]
         ),
 
+        // Core ML .mlmodel (NeuralNetwork) -> Graph. The generated Swift in Sources/FoveaCoreML/Proto is committed.
+        .target(
+            name: "FoveaCoreML",
+            dependencies: ["FoveaCore", .product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto/coreml-subset.proto", "Proto/README.md"]
+        ),
+
         // Image decoding (libjpeg-turbo, libpng, PPM), resampling, crop, tensor conversion.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "FoveaImage", dependencies: ["FoveaCore", "CTurboJPEG", "CPNG"]),
 
-        // Portable backend in pure Swift SIMD.
-        .target(name: "FoveaSIMD", dependencies: ["FoveaCore"]),
+        // Portable backend in pure Swift SIMD. Its GEMM and depthwise kernels
+        // (Sources/FoveaSIMDKernels, symlinked into each folder) are compiled
+        // once per CPU target and picked at run time: see Sources/FoveaSIMD/README.md.
+        .target(
+            name: "FoveaSIMD",
+            dependencies: ["FoveaCore", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric"],
+            exclude: ["README.md"]
+        ),
+        .target(name: "FoveaSIMDAVX512", swiftSettings: [
+            .define("FOVEA_SIMD_WIDE"), .define("FOVEA_SIMD_FMA"),
+            .unsafeFlags(["-target-cpu", "skylake-avx512"], .when(platforms: [.linux])),
+        ]),
+        .target(name: "FoveaSIMDAVX2", swiftSettings: [
+            .define("FOVEA_SIMD_FMA"),
+            .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
+        ]),
+        .target(name: "FoveaSIMDGeneric"),
 
         // C kernels; also built and tested standalone by CMakeLists.txt + ctest.
         .target(
@@ -43,7 +65,7 @@ let package = Package(
         ),
 
         // The public face: model loading, classification, conformance runner.
-        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaImage", "FoveaSIMD"]),
+        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD"]),
 
         .executableTarget(
             name: "fovea",
@@ -52,6 +74,7 @@ let package = Package(
 
         .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore"]),
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
+        .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCoreML
 
 /// A model loaded from a file, ready to run.
 ///
@@ -9,32 +10,112 @@ import Foundation
 public final class Model: Sendable {
     /// The file the model was loaded from.
     public let path: String
-    /// The model's computation graph.
+    /// The model's computation graph, after ``GraphOptimizer/standard``.
     public let graph: Graph
     /// Backends and threads.
     public let configuration: ModelConfiguration
+    /// Inputs, outputs, the image input's preprocessing, class labels and metadata.
+    public let modelDescription: ModelDescription
     private let plans: PlanCache
 
-    /// Loads the model at `path` (`.onnx`).
+    /// Loads the model at `path` (`.onnx`) with its description: what the graph
+    /// says, then the `metadata_props` entry `fovea`, then the sidecar file
+    /// `<name>.fovea.json` next to the model if there is one (see ``ModelSidecar``).
     ///
+    /// - Parameter description: use this description instead (no sidecar is read).
     /// - Throws: `FoveaError` if the file is missing, corrupt or uses an
-    ///   operator Fovea does not run, or the configuration names an unknown backend.
-    public convenience init(contentsOf path: String, configuration: ModelConfiguration = ModelConfiguration()) throws {
-        try self.init(graph: try ModelFile.loadGraph(contentsOf: path), path: path, configuration: configuration)
+    ///   operator Fovea does not run, the sidecar is invalid, or the
+    ///   configuration names an unknown backend.
+    public convenience init(contentsOf path: String, configuration: ModelConfiguration = ModelConfiguration(),
+                            description: ModelDescription? = nil) throws {
+        if try ModelFile.format(ofFileAt: path) == .coreML {
+            // A Core ML model describes its own image input, labels and outputs.
+            let coreML = try CoreMLLoader.load(contentsOf: path)
+            let resolved = try description ?? FoveaError.at(.init(file: path)) { try ModelDescription(coreML: coreML) }
+            try self.init(graph: coreML.graph, path: path, configuration: configuration, description: resolved)
+            return
+        }
+        let graph = try ModelFile.loadGraph(contentsOf: path)
+        let resolved = try description ?? Model.describe(graph, modelPath: path)
+        try self.init(graph: graph, path: path, configuration: configuration, description: resolved)
     }
 
-    /// Wraps an already-built graph.
-    public init(graph: Graph, path: String = "", configuration: ModelConfiguration = ModelConfiguration()) throws {
+    /// Wraps an already-built graph; `description` defaults to what the graph says.
+    ///
+    /// The model keeps (in ``graph``) and runs the graph as rewritten by
+    /// ``GraphOptimizer/standard``: Identity and Dropout removed, activations
+    /// fused into the convolutions before them. Inputs and outputs are unchanged.
+    public convenience init(graph: Graph, path: String = "", configuration: ModelConfiguration = ModelConfiguration(),
+                            description: ModelDescription? = nil) throws {
+        let optimized = try FoveaError.at(.init(file: path.isEmpty ? nil : path)) {
+            try GraphOptimizer.standard.optimize(graph)
+        }
+        let plans = PlanCache(graph: optimized, backends: try configuration.resolvedBackends())
+        try self.init(graph: optimized, path: path, configuration: configuration,
+                      description: description ?? ModelDescription(graph: graph), plans: plans)
+    }
+
+    private init(graph: Graph, path: String, configuration: ModelConfiguration, description: ModelDescription, plans: PlanCache) throws {
         self.path = path
         self.graph = graph
         self.configuration = configuration
-        self.plans = PlanCache(graph: graph, backends: try configuration.resolvedBackends())
+        self.modelDescription = description
+        self.plans = plans
         try FoveaError.at(.init(file: path.isEmpty ? nil : path)) {
             try graph.validateStructure()
             // Build the default plan now so shape errors surface at load time.
             if graph.inputs.allSatisfy({ $0.knownShape != nil }) {
                 _ = try plans.plan(for: [:])
             }
+            try description.validate()
+            try checkLabels()
+        }
+    }
+
+    /// The same model (same graph, same prepared plans) with its description
+    /// changed by `update`: labels, normalization, crop fraction and so on set in code.
+    ///
+    /// ```swift
+    /// let model = try Model(contentsOf: "squeezenet1.1.onnx").describing {
+    ///     $0.classLabels = try ClassLabels(contentsOf: "labels1000.txt")
+    ///     $0.imageInput?.cropFraction = 0.875
+    /// }
+    /// ```
+    public func describing(_ update: (inout ModelDescription) throws -> Void) throws -> Model {
+        var description = modelDescription
+        try update(&description)
+        return try Model(graph: graph, path: path, configuration: configuration, description: description, plans: plans)
+    }
+
+    /// The graph's description, then `metadata_props["fovea"]`, then the sidecar file.
+    static func describe(_ graph: Graph, modelPath: String) throws -> ModelDescription {
+        var description = ModelDescription(graph: graph)
+        let directory = (modelPath as NSString).deletingLastPathComponent
+        if let embedded = graph.metadata.properties["fovea"] {
+            try FoveaError.at(.init(file: modelPath)) {
+                try ModelSidecar(json: Data(embedded.utf8), baseDirectory: directory).apply(to: &description)
+            }
+        }
+        let sidecarPath = ModelSidecar.path(forModelAt: modelPath)
+        if FileManager.default.fileExists(atPath: sidecarPath) {
+            try FoveaError.at(.init(file: sidecarPath)) {
+                try ModelSidecar(contentsOf: sidecarPath).apply(to: &description)
+            }
+        }
+        return description
+    }
+
+    /// The number of classes in the scores output, when its shape is known.
+    public func classCount() throws -> Int? {
+        guard let name = modelDescription.scoresOutputName else { return nil }
+        guard graph.inputs.allSatisfy({ $0.knownShape != nil }) else { return nil }
+        return try plans.plan(for: [:]).valueTypes[name]?.shape.last
+    }
+
+    private func checkLabels() throws {
+        guard let labels = modelDescription.classLabels, let classes = try classCount() else { return }
+        guard labels.count == classes else {
+            throw FoveaError(.invalidArgument, "the labels file has \(labels.count) labels but the model has \(classes) classes")
         }
     }
 

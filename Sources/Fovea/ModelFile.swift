@@ -1,5 +1,6 @@
 import Foundation
 import FoveaONNX
+import FoveaCoreML
 
 /// Reads a model file into a ``Graph``, choosing the format from the file.
 public enum ModelFile {
@@ -15,7 +16,7 @@ public enum ModelFile {
         case "onnx": return .onnx
         case "mlmodel": return .coreML
         default:
-            throw FoveaError(.invalidArgument, "unknown model format (expected a .onnx file)", location: .init(file: path))
+            throw FoveaError(.invalidArgument, "unknown model format (expected a .onnx or .mlmodel file)", location: .init(file: path))
         }
     }
 
@@ -28,7 +29,7 @@ public enum ModelFile {
         case .onnx:
             return try ONNXLoader.load(contentsOf: path, knownInputs: knownInputs)
         case .coreML:
-            throw FoveaError(.unsupported, "Core ML models are not supported yet; convert the model to ONNX", location: .init(file: path))
+            return try CoreMLLoader.load(contentsOf: path).graph
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCoreML
 
 /// What `fovea inspect` shows about a model: what Xcode's model view shows
 /// (inputs, outputs, metadata) and the numbers an engineer asks next
@@ -10,6 +11,9 @@ public struct ModelSummary: Sendable, Codable, Equatable {
         public var dataType: String
         /// Declared dimensions, `N` style names for symbolic ones.
         public var shape: [String]
+        /// The feature type as Xcode shows it, for Core ML models: `Image (Color 224×224)`.
+        public var featureType: String? = nil
+        public var description: String? = nil
     }
 
     public var file: String
@@ -32,11 +36,46 @@ public struct ModelSummary: Sendable, Codable, Equatable {
     /// Multiply-accumulates of one run at batch 1 (nil when the shapes cannot be inferred).
     public var multiplyAccumulates: Int?
 
+    // What Core ML models add (nil for ONNX).
+    /// "Neural Network Classifier" or "Neural Network".
+    public var modelType: String?
+    public var specificationVersion: Int?
+    public var author: String?
+    public var license: String?
+    public var version: String?
+    public var classCount: Int?
+    /// Core ML layer type → number of layers.
+    public var layers: [String: Int]?
+    /// Weight storage (`float32`, `float16`, `8-bit lookup table`) → number of weights.
+    public var weightPrecision: [String: Int]?
+
     /// Summarizes the model at `path`.
     public init(modelAt path: String) throws {
-        let graph = try ModelFile.loadGraph(contentsOf: path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
-        self.init(graph: graph, file: path, fileSizeBytes: size ?? 0)
+        let size = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+        guard try ModelFile.format(ofFileAt: path) == .coreML else {
+            self.init(graph: try ModelFile.loadGraph(contentsOf: path), file: path, fileSizeBytes: size)
+            return
+        }
+        let coreML = try CoreMLLoader.load(contentsOf: path)
+        self.init(graph: coreML.graph, file: path, fileSizeBytes: size)
+        modelType = coreML.modelType.displayName
+        specificationVersion = coreML.specificationVersion
+        description = coreML.metadata.shortDescription
+        author = coreML.metadata.author
+        license = coreML.metadata.license
+        version = coreML.metadata.versionString
+        metadata = coreML.metadata.userDefined
+        classCount = coreML.classifier?.labels.count
+        layers = coreML.layerHistogram
+        weightPrecision = coreML.weightPrecision
+        // The model's own features, as Core ML declares them (not the graph's tensors).
+        inputs = coreML.inputs.map { feature in
+            let shape = coreML.imageInputs.first(where: { $0.name == feature.name })?.tensorShape.map(String.init) ?? []
+            return Value(name: feature.name, dataType: "", shape: shape, featureType: feature.type.description, description: feature.shortDescription)
+        }
+        outputs = coreML.outputs.map { feature in
+            Value(name: feature.name, dataType: "", shape: [], featureType: feature.type.description, description: feature.shortDescription)
+        }
     }
 
     /// Summarizes `graph`.
@@ -77,8 +116,12 @@ public struct ModelSummary: Sendable, Codable, Equatable {
         var lines: [String] = []
         func row(_ key: String, _ value: String) { lines.append(key.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }
         row("Model", file)
-        row("Format", "\(format)\(irVersion > 0 ? " (IR version \(irVersion))" : "")")
+        row("Format", "\(format)\(irVersion > 0 ? " (IR version \(irVersion))" : "")\(specificationVersion.map { " (specification version \($0))" } ?? "")")
+        if let modelType { row("Type", modelType) }
         row("Size", Self.bytes(fileSizeBytes))
+        if let author, !author.isEmpty { row("Author", author) }
+        if let license, !license.isEmpty { row("License", license) }
+        if let version, !version.isEmpty { row("Version", version) }
         if !producer.isEmpty { row("Producer", producer) }
         if opset > 0 { row("Opset", String(opset)) }
         if !domain.isEmpty { row("Domain", domain) }
@@ -86,15 +129,30 @@ public struct ModelSummary: Sendable, Codable, Equatable {
         if !description.isEmpty { row("Description", description) }
         for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { row("Metadata", "\(key) = \(value)") }
         lines.append("Inputs")
-        for value in inputs { lines.append("  \(value.name)  \(value.dataType) \(value.shape.isEmpty ? "scalar" : value.shape.joined(separator: "×"))") }
+        for value in inputs { lines.append("  " + Self.describe(value, empty: "scalar")) }
         lines.append("Outputs")
-        for value in outputs { lines.append("  \(value.name)  \(value.dataType) \(value.shape.isEmpty ? "?" : value.shape.joined(separator: "×"))") }
+        for value in outputs { lines.append("  " + Self.describe(value, empty: "?")) }
+        if let classCount { row("Classes", String(classCount)) }
+        if let layers {
+            row("Layers", layers.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        if let weightPrecision, !weightPrecision.isEmpty {
+            row("Weights", weightPrecision.sorted { $0.value > $1.value }.map { "\($0.key) (\(Self.grouped($0.value)))" }.joined(separator: ", "))
+        }
         row("Nodes", String(nodeCount))
         row("Operators", operators.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
             .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         row("Parameters", "\(Self.grouped(parameterCount)) (\(Self.bytes(parameterBytes)))")
         row("Multiply-adds", multiplyAccumulates.map { "\(Self.grouped($0)) per image (\(String(format: "%.1f", Double($0) / 1e6)) M)" } ?? "unknown (shapes cannot be inferred)")
         return lines.joined(separator: "\n")
+    }
+
+    /// `data  float32 1×3×224×224`, or for a Core ML feature `image  Image (Color 224×224)  — description`.
+    static func describe(_ value: Value, empty: String) -> String {
+        let type = value.featureType ?? "\(value.dataType) \(value.shape.isEmpty ? empty : value.shape.joined(separator: "×"))"
+        let note = value.description.map { $0.isEmpty ? "" : "  — \($0)" } ?? ""
+        return "\(value.name)  \(type)\(note)"
     }
 
     static func grouped(_ n: Int) -> String {

@@ -17,7 +17,7 @@ public final class ExecutionPlan: Sendable {
     private let steps: [Step]
 
     /// Where one node runs.
-    public struct Assignment: Sendable, Equatable {
+    public struct Assignment: Sendable, Equatable, Codable {
         public var node: String
         public var opType: String
         public var backend: String
@@ -103,6 +103,17 @@ public final class ExecutionPlan: Sendable {
     /// - Returns: every graph output, by name.
     public func run(_ feeds: [String: Tensor], context: RunContext = RunContext(),
                     observer: ((_ node: Int, _ seconds: Double) -> Void)? = nil) throws -> [String: Tensor] {
+        try run(feeds, context: context, keepingAllValues: false, observer: observer)
+    }
+
+    /// Runs the graph and returns every value it computed (graph inputs,
+    /// initializers and every node output), for comparing backends node by node.
+    public func runKeepingAllValues(_ feeds: [String: Tensor], context: RunContext = RunContext()) throws -> [String: Tensor] {
+        try run(feeds, context: context, keepingAllValues: true, observer: nil)
+    }
+
+    private func run(_ feeds: [String: Tensor], context: RunContext, keepingAllValues: Bool,
+                     observer: ((_ node: Int, _ seconds: Double) -> Void)?) throws -> [String: Tensor] {
         var values = graph.initializers
         for name in feeds.keys where !graph.inputs.contains(where: { $0.name == name }) {
             throw FoveaError(.invalidArgument, "'\(name)' is not an input of the model (inputs: \(graph.inputs.map(\.name).joined(separator: ", ")))")
@@ -134,8 +145,11 @@ public final class ExecutionPlan: Sendable {
                 }
                 values[name] = outputs[index]
             }
-            for name in step.releases { values[name] = nil }
+            if !keepingAllValues {
+                for name in step.releases { values[name] = nil }
+            }
         }
+        if keepingAllValues { return values }
         var results: [String: Tensor] = [:]
         for output in graph.outputs {
             results[output.name] = values[output.name]

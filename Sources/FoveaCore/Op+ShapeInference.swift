@@ -112,6 +112,11 @@ extension Op {
         case .shape(let start, let end):
             let x = try args.required(0, "data")
             return [TensorType(.int64, [Self.shapeSlice(rank: x.shape.count, start: start, end: end).count])]
+        case .unary:
+            return [try args.float(0, "X")]
+        case .borderPad(let pads, let mode):
+            let x = try args.required(0, "data")
+            return [TensorType(x.dataType, try Self.borderPaddedShape(x.shape, pads: pads, mode: mode))]
         }
     }
 
@@ -367,6 +372,24 @@ extension Op {
             }
         }
         return shape
+    }
+
+    /// The shape after reflect or edge padding: pads must be non-negative, and
+    /// reflection needs each pad smaller than its axis (edge needs a non-empty axis).
+    static func borderPaddedShape(_ shape: [Int], pads: [Int], mode: BorderPadMode) throws -> [Int] {
+        guard pads.count == 2 * shape.count else {
+            throw FoveaError(.invalidAttribute, "pads has \(pads.count) values; expected \(2 * shape.count) (begin and end for each of \(shape.count) axes)")
+        }
+        guard pads.allSatisfy({ $0 >= 0 }) else {
+            throw FoveaError(.invalidAttribute, "pads \(pads) has a negative value; \(mode.rawValue) padding only adds cells")
+        }
+        for axis in shape.indices where pads[axis] > 0 || pads[axis + shape.count] > 0 {
+            let limit = mode == .reflect ? shape[axis] - 1 : (shape[axis] > 0 ? Int.max : 0)
+            guard pads[axis] <= limit, pads[axis + shape.count] <= limit else {
+                throw FoveaError(.invalidAttribute, "\(mode.rawValue) padding of axis \(axis) by \(pads[axis])/\(pads[axis + shape.count]) does not fit its size \(shape[axis]) (at most \(mode == .reflect ? "size - 1" : "any amount of a non-empty axis"))")
+            }
+        }
+        return shape.indices.map { shape[$0] + pads[$0] + pads[$0 + shape.count] }
     }
 
     /// The axes Shape reports: `start` and `end` wrap when negative and are clamped to `0...rank`.

@@ -61,6 +61,11 @@ public enum Op: Sendable, Equatable {
     case pad(pads: [Int], value: Float, axes: [Int]?)
     /// The input's shape as an int64 vector, sliced to `start ..< end` (opset 15 form).
     case shape(start: Int, end: Int?)
+    /// Inputs: X (float). An elementwise function; see ``UnaryFunction``.
+    case unary(UnaryFunction)
+    /// Reflect- or edge-mode padding (no negative pads). `pads` is
+    /// `[begin_0, ..., begin_r-1, end_0, ..., end_r-1]` over all axes.
+    case borderPad(pads: [Int], mode: BorderPadMode)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -98,6 +103,8 @@ public enum Op: Sendable, Equatable {
         case .identity: return "Identity"
         case .pad: return "Pad"
         case .shape: return "Shape"
+        case .unary(let function): return function.typeName
+        case .borderPad: return "Pad"
         }
     }
 }
@@ -124,14 +131,19 @@ public struct ConvAttributes: Sendable, Equatable {
     public var pads: [Int]
     public var autoPad: AutoPad
     public var group: Int
+    /// An activation applied to every output after the bias, set by the
+    /// ``FuseConvActivation`` pass (ONNX has no such attribute); `nil` for none.
+    public var activation: FusedActivation?
 
-    public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, group: Int = 1) {
+    public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, group: Int = 1,
+                activation: FusedActivation? = nil) {
         self.kernelShape = kernelShape
         self.strides = strides
         self.dilations = dilations
         self.pads = pads
         self.autoPad = autoPad
         self.group = group
+        self.activation = activation
     }
 }
 

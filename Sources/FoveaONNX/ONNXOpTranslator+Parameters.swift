@@ -60,9 +60,41 @@ extension ONNXOpTranslator {
         guard knownModes.contains(mode) else {
             throw FoveaError(.invalidAttribute, "attribute 'mode' is '\(mode)'; expected \(knownModes.joined(separator: ", "))")
         }
-        guard mode == "constant" else {
-            throw FoveaError(.unsupported, "attribute 'mode' is '\(mode)'; Fovea supports only 'constant' padding")
+        if let borderMode = BorderPadMode(rawValue: mode) {
+            return try borderPad(ctx, mode: borderMode)
         }
+        guard mode == "constant" else {
+            throw FoveaError(.unsupported, "attribute 'mode' is '\(mode)'; Fovea supports constant, reflect and edge padding")
+        }
+        return try constantPad(ctx)
+    }
+
+    /// Pad in reflect or edge mode: new cells copy the input, no fill value.
+    private static func borderPad(_ ctx: ONNXNodeContext, mode: BorderPadMode) throws -> TranslatedNode {
+        let a = ctx.attributes
+        let pads: [Int]
+        if ctx.opset < 11 {
+            try ctx.expectInputCount(1...1)
+            guard let given = try a.ints("pads") else { throw missing("pads") }
+            pads = given
+            _ = try a.float("value", default: 0)
+        } else {
+            try ctx.expectInputCount(ctx.opset >= 18 ? 1...4 : 1...3)
+            _ = try ctx.requiredInput(1, "pads")
+            pads = try ctx.constantIntegers(1, "pads") ?? []
+            if ctx.opset >= 18, try ctx.constantIntegers(3, "axes") != nil {
+                throw FoveaError(.unsupported, "'axes' with mode '\(mode.rawValue)' is not supported; give pads for every axis")
+            }
+        }
+        guard pads.count % 2 == 0 else {
+            throw FoveaError(.invalidAttribute, "'pads' has \(pads.count) values \(pads); expected an even count (begins then ends)")
+        }
+        return TranslatedNode(op: .borderPad(pads: pads, mode: mode), inputs: [try ctx.requiredInput(0, "data")])
+    }
+
+    /// Pad in constant mode.
+    private static func constantPad(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
+        let a = ctx.attributes
 
         let pads: [Int]
         let value: Float

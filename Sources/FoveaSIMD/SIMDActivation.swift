@@ -1,9 +1,114 @@
 import FoveaCore
 
-// PENDING: declines every node until this family is written (the planner then uses the reference backend).
+/// Relu, LeakyRelu, Clip, Sigmoid, HardSigmoid and HardSwish: one `SIMD16`
+/// pass over the flat buffer, split across threads for large tensors.
+///
+/// Each lane computes exactly what the reference computes per element (same
+/// comparisons, same operation order, NaN kept), so only Sigmoid, whose
+/// vector `exp` is within a few ulp of `expf`, differs from the reference.
 enum SIMDActivation: SIMDOperatorFamily {
-    static func supports(_ node: NodeContext) -> Bool { false }
+    typealias Vector = SIMDStepSupport.Vector
+
+    /// The elementwise function with its attributes.
+    enum Function: Sendable, Equatable {
+        case relu
+        case leakyRelu(alpha: Float)
+        case clip(lower: Float, upper: Float)
+        case sigmoid
+        case hardSigmoid(alpha: Float, beta: Float)
+        case hardSwish
+
+        init?(_ op: Op) {
+            switch op {
+            case .relu: self = .relu
+            case .leakyRelu(let alpha): self = .leakyRelu(alpha: alpha)
+            case .clip(let lower, let upper): self = .clip(lower: lower ?? -.infinity, upper: upper ?? .infinity)
+            case .sigmoid: self = .sigmoid
+            case .hardSigmoid(let alpha, let beta): self = .hardSigmoid(alpha: alpha, beta: beta)
+            case .hardSwish: self = .hardSwish
+            default: return nil
+            }
+        }
+    }
+
+    static func supports(_ node: NodeContext) -> Bool {
+        Function(node.op) != nil && node.inputTypes.count == 1 && SIMDStepSupport.isPlannedFloatNode(node)
+    }
+
     static func prepare(_ node: NodeContext) throws -> any PreparedStep {
-        throw FoveaError(.unsupported, "the simd backend cannot run \(node.op.typeName) yet")
+        guard let function = Function(node.op) else {
+            throw FoveaError(.unsupported, "the simd backend has no activation \(node.op.typeName)")
+        }
+        return ActivationStep(function: function, shape: try SIMDStepSupport.plannedOutputShape(node),
+                              opName: node.op.typeName)
+    }
+
+    /// Elements per parallel work item: large enough to amortize the split.
+    static let blockSize = 4096
+
+    struct ActivationStep: PreparedStep {
+        let function: Function
+        let shape: [Int]
+        let opName: String
+        var algorithm: String { "vector" }
+
+        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+            let x = try SIMDStepSupport.floats(inputs, 0, shape: shape, op: opName)
+            let count = x.count
+            let function = self.function
+            let output = SIMDStepSupport.makeFloats(count: count) { out in
+                SIMDStepSupport.withInput(x) { source in
+                    let blocks = (count + blockSize - 1) / blockSize
+                    SIMDStepSupport.parallelFor(context, count: blocks, work: count) { range in
+                        let start = range.lowerBound * blockSize
+                        let end = Swift.min(count, range.upperBound * blockSize)
+                        apply(function, source.base + start, out.base + start, count: end - start)
+                    }
+                }
+            }
+            return [try Tensor(shape: shape, floats: output)]
+        }
+    }
+
+    /// Applies `function` to `count` elements.
+    static func apply(_ function: Function, _ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>, count: Int) {
+        switch function {
+        case .relu:
+            // x > 0 ? x : 0 (NaN gives 0, as in the reference).
+            SIMDStepSupport.map(source, destination, count: count) { v in
+                Vector(repeating: 0).replacing(with: v, where: v .> 0)
+            }
+        case .leakyRelu(let alpha):
+            SIMDStepSupport.map(source, destination, count: count) { v in
+                (v * alpha).replacing(with: v, where: v .>= 0)
+            }
+        case .clip(let lower, let upper):
+            SIMDStepSupport.map(source, destination, count: count) { v in clamp(v, lower, upper) }
+        case .sigmoid:
+            SIMDStepSupport.map(source, destination, count: count, sigmoid)
+        case .hardSigmoid(let alpha, let beta):
+            SIMDStepSupport.map(source, destination, count: count) { v in clamp(v * alpha + beta, 0, 1) }
+        case .hardSwish:
+            SIMDStepSupport.map(source, destination, count: count) { v in v * clamp(v / 6 + 0.5, 0, 1) }
+        }
+    }
+
+    /// `min(upper, max(lower, x))` with Swift.min/max's tie rules (numpy's
+    /// clip: `upper` wins when `lower > upper`); NaN stays NaN.
+    @inline(__always)
+    static func clamp(_ v: Vector, _ lower: Float, _ upper: Float) -> Vector {
+        let lowerVector = Vector(repeating: lower), upperVector = Vector(repeating: upper)
+        let raised = lowerVector.replacing(with: v, where: v .>= lowerVector)
+        let clamped = upperVector.replacing(with: raised, where: raised .< upperVector)
+        return clamped.replacing(with: v, where: v .!= v)
+    }
+
+    /// `1 / (1 + e^-x)` for x ≥ 0 and `e^x / (1 + e^x)` below, so neither overflows.
+    @inline(__always)
+    static func sigmoid(_ v: Vector) -> Vector {
+        let e = SIMDVectorMath.exp(v.replacing(with: -v, where: v .> 0))
+        let positive = 1 / (1 + e)
+        let negative = e / (1 + e)
+        return negative.replacing(with: positive, where: v .>= 0)
     }
 }

@@ -34,6 +34,7 @@ public struct SIMDBackend: Backend {
         case .batchNormalization: return SIMDBatchNormalization.self
         case .softmax, .logSoftmax: return SIMDSoftmax.self
         case .concat: return SIMDConcat.self
+        case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return SIMDReshape.self
         default: return nil
         }
     }

@@ -1,9 +1,171 @@
 import FoveaCore
 
-// PENDING: declines every node until this family is written (the planner then uses the reference backend).
+/// Add, Sub, Mul, Div, PRelu and the n-ary Sum with numpy broadcasting.
+///
+/// A ``SIMDBroadcastPlan`` made at prepare time turns every shape pair into
+/// rows where each operand advances by 1 or 0, which covers same-shape,
+/// scalar and per-channel (`[C,1,1]`, `[1,C,1,1]`) operands with contiguous
+/// vector loops; any other broadcast runs the same rows with a gather. Each
+/// element is the single IEEE operation the reference does, so results match
+/// it exactly.
 enum SIMDBinary: SIMDOperatorFamily {
-    static func supports(_ node: NodeContext) -> Bool { false }
+    typealias Vector = SIMDStepSupport.Vector
+
+    enum Operation: Sendable, Equatable {
+        case add, sub, mul, div, prelu
+
+        init?(_ op: Op) {
+            switch op {
+            case .add: self = .add
+            case .sub: self = .sub
+            case .mul: self = .mul
+            case .div: self = .div
+            case .prelu: self = .prelu
+            default: return nil
+            }
+        }
+    }
+
+    static func supports(_ node: NodeContext) -> Bool {
+        switch node.op {
+        case .sum: break
+        default:
+            guard Operation(node.op) != nil, node.inputTypes.count == 2 else { return false }
+        }
+        return SIMDStepSupport.isPlannedFloatNode(node)
+    }
+
     static func prepare(_ node: NodeContext) throws -> any PreparedStep {
-        throw FoveaError(.unsupported, "the simd backend cannot run \(node.op.typeName) yet")
+        let shapes = try SIMDStepSupport.plannedShapes(node)
+        let output = try SIMDStepSupport.plannedOutputShape(node)
+        if case .sum = node.op {
+            // Left to right, each partial sum broadcast with the next input, as the reference adds.
+            var stages: [SIMDBroadcastPlan] = []
+            var current = shapes.first ?? []
+            for shape in shapes.dropFirst() {
+                let combined = try broadcastShape(current, shape)
+                stages.append(try SIMDBroadcastPlan(a: current, b: shape, output: combined))
+                current = combined
+            }
+            guard current.elementCount == output.elementCount else {
+                throw FoveaError(.shapeMismatch, "Sum of \(shapes.map(\.shapeDescription)) does not give \(output.shapeDescription)")
+            }
+            return BinaryStep(operation: .add, inputShapes: shapes, outputShape: output, stages: stages, opName: "Sum")
+        }
+        guard let operation = Operation(node.op), shapes.count == 2 else {
+            throw FoveaError(.unsupported, "the simd backend has no binary operator \(node.op.typeName)")
+        }
+        let plan = try SIMDBroadcastPlan(a: shapes[0], b: shapes[1], output: output)
+        return BinaryStep(operation: operation, inputShapes: shapes, outputShape: output, stages: [plan], opName: node.op.typeName)
+    }
+
+    /// Output elements per parallel work item.
+    static let blockSize = 4096
+
+    /// One binary op, or a chain of them (Sum): stage `i` combines the
+    /// running result with input `i + 1`.
+    struct BinaryStep: PreparedStep {
+        let operation: Operation
+        let inputShapes: [[Int]]
+        let outputShape: [Int]
+        let stages: [SIMDBroadcastPlan]
+        let opName: String
+
+        var algorithm: String {
+            stages.isEmpty ? "copy" : Set(stages.map(\.kind)).sorted().joined(separator: "+")
+        }
+
+        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+            let values = try inputShapes.indices.map {
+                try SIMDStepSupport.floats(inputs, $0, shape: inputShapes[$0], op: opName)
+            }
+            guard var current = values.first else {
+                throw FoveaError(.invalidArgument, "\(opName) needs at least one input")
+            }
+            for (index, plan) in stages.enumerated() {
+                current = combine(current, values[index + 1], plan, context: context)
+            }
+            return [try Tensor(shape: outputShape, floats: current)]
+        }
+
+        private func combine(_ a: [Float], _ b: [Float], _ plan: SIMDBroadcastPlan, context: RunContext) -> [Float] {
+            let operation = self.operation
+            return SIMDStepSupport.makeFloats(count: plan.count) { out in
+                SIMDStepSupport.withInput(a) { a in
+                    SIMDStepSupport.withInput(b) { b in
+                        let blocks = (plan.count + blockSize - 1) / blockSize
+                        SIMDStepSupport.parallelFor(context, count: blocks, work: plan.count) { range in
+                            SIMDBinary.run(operation, plan, a.base, b.base, out.base,
+                                           range.lowerBound * blockSize, Swift.min(plan.count, range.upperBound * blockSize))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Output elements `start ..< end` of `plan`, row piece by row piece.
+    static func run(_ operation: Operation, _ plan: SIMDBroadcastPlan, _ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>,
+                    _ out: UnsafeMutablePointer<Float>, _ start: Int, _ end: Int) {
+        var position = start
+        while position < end {
+            let row = position / plan.inner, column = position % plan.inner
+            let length = Swift.min(plan.inner - column, end - position)
+            let offsets = plan.rowOffsets(row)
+            let aRow = a + offsets.a + column * plan.aStep
+            let bRow = b + offsets.b + column * plan.bStep
+            switch operation {
+            case .add: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 + $1 }
+            case .sub: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 - $1 }
+            case .mul: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 * $1 }
+            case .div: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 / $1 }
+            case .prelu:
+                // x < 0 ? slope * x : x (NaN stays NaN).
+                rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { x, slope in
+                    x.replacing(with: slope * x, where: x .< 0)
+                }
+            }
+            position += length
+        }
+    }
+
+    /// `out[i] = combine(a[i * aStep], b[i * bStep])` for `i < count`.
+    @inline(__always)
+    static func rowKernel(_ a: UnsafePointer<Float>, _ aStep: Int, _ b: UnsafePointer<Float>, _ bStep: Int,
+                          _ out: UnsafeMutablePointer<Float>, _ count: Int, _ combine: (Vector, Vector) -> Vector) {
+        let width = SIMDStepSupport.width
+        var i = 0
+        switch (aStep, bStep) {
+        case (1, 1):
+            while i + width <= count {
+                SIMDStepSupport.store(combine(SIMDStepSupport.load(a + i), SIMDStepSupport.load(b + i)), out + i)
+                i += width
+            }
+        case (1, 0):
+            let splat = Vector(repeating: b[0])
+            while i + width <= count {
+                SIMDStepSupport.store(combine(SIMDStepSupport.load(a + i), splat), out + i)
+                i += width
+            }
+        case (0, 1):
+            let splat = Vector(repeating: a[0])
+            while i + width <= count {
+                SIMDStepSupport.store(combine(splat, SIMDStepSupport.load(b + i)), out + i)
+                i += width
+            }
+        default:
+            break
+        }
+        // The tail (and any other stride pair) gathers lanes one by one.
+        while i < count {
+            let lanes = Swift.min(width, count - i)
+            var va = Vector(), vb = Vector()
+            for lane in 0..<lanes {
+                va[lane] = a[(i + lane) * aStep]
+                vb[lane] = b[(i + lane) * bStep]
+            }
+            SIMDStepSupport.storePartial(combine(va, vb), out + i, lanes)
+            i += lanes
+        }
     }
 }

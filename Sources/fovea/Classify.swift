@@ -6,10 +6,11 @@ struct Classify: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Classify photos (JPEG, PNG, PPM) with an image model.",
         discussion: """
-        Each image's shorter side is scaled to 256/224 of the model's input size \
-        with an antialiasing bilinear filter, the centre is cropped, and the pixels \
-        are normalized as (p/255 - mean) / std. Confidences are the softmax of the \
-        model's output unless the model already outputs probabilities.
+        Each image is turned upright (EXIF orientation by default), fitted to the \
+        model's input size (--crop), normalized as the model's description says \
+        (its sidecar <name>.fovea.json, or ImageNet's mean and std; --mean/--std \
+        override), and run. Confidences are the softmax of the model's output \
+        unless the model outputs probabilities. Directories are searched for images.
         """
     )
 
@@ -22,48 +23,99 @@ struct Classify: ParsableCommand {
     @Option(help: "How many classes to show per image.")
     var top: Int = 5
 
-    @Option(help: "Per-channel mean in the 0...1 pixel scale (r,g,b). Default: ImageNet's 0.485,0.456,0.406.")
+    @Option(help: "center (scale the shorter side, crop the centre), fill (stretch) or fit (keep aspect, pad with black).")
+    var crop: CropOption = .center
+
+    @Option(help: "For --crop center: the central fraction kept, such as 0.875 (224 of 256). Default: the model's, else 1.")
+    var cropFraction: Double?
+
+    @Option(help: "auto (EXIF), up, down, left, right, up-mirrored, down-mirrored, left-mirrored or right-mirrored.")
+    var orientation: OrientationOption = .auto
+
+    @Option(help: "Leave out classes below this confidence (0...1); prints \"not sure\" when none is left.")
+    var minConfidence: Float = 0
+
+    @Option(help: "Per-channel mean in the 0...1 pixel scale (r,g,b). Default: the model's description.")
     var mean: String?
 
-    @Option(help: "Per-channel standard deviation in the 0...1 scale (r,g,b). Default: ImageNet's 0.229,0.224,0.225.")
+    @Option(help: "Per-channel standard deviation in the 0...1 scale (r,g,b). Default: the model's description.")
     var std: String?
 
-    @Flag(help: "Print JSON: {\"results\":[{\"image\":…,\"observations\":[{\"identifier\":…,\"confidence\":…}]}]}.")
+    @Option(help: "Backends in order of preference, such as simd or reference (comma-separated).")
+    var backend: String?
+
+    @Option(help: "Threads per run (default: every core).")
+    var threads: Int?
+
+    @Option(help: "Also write the picture the model sees (.png, .ppm); with several images, the image's name is appended.")
+    var saveInput: String?
+
+    @Flag(help: "Print JSON: {\"results\":[{\"image\":…,\"orientation\":…,\"observations\":[{\"identifier\":…,\"confidence\":…}]}]}.")
     var json = false
 
-    @Argument(help: "Image files.")
+    @Argument(help: "Image files or directories.")
     var images: [String]
 
     func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be in 0...1") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let cropFraction, !(cropFraction > 0 && cropFraction <= 1) { throw ValidationError("--crop-fraction must be in (0, 1]") }
     }
 
     func run() throws {
-        var normalization = PixelNormalization.imageNet
-        if let mean { normalization.mean = try parseTriple(mean, option: "--mean") }
-        if let std {
-            normalization.std = try parseTriple(std, option: "--std")
-            guard normalization.std.allSatisfy({ $0 > 0 }) else { throw ValidationError("--std values must be positive") }
+        let backends = backend.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+        let configuration = ModelConfiguration(backends: backends, threads: threads)
+        let loaded = try Model(contentsOf: model, configuration: configuration).describing { description in
+            if let labels { description.classLabels = try ClassLabels(contentsOf: labels) }
+            if let cropFraction { description.imageInput?.cropFraction = cropFraction }
+            if var normalization = description.imageInput?.normalization, mean != nil || std != nil {
+                if let mean { normalization.mean = try parseTriple(mean, option: "--mean") }
+                if let std {
+                    normalization.std = try parseTriple(std, option: "--std")
+                    guard normalization.std.allSatisfy({ $0 > 0 }) else { throw ValidationError("--std values must be positive") }
+                }
+                description.imageInput?.normalization = normalization
+            }
         }
-        let classifier = try ImageClassifier(
-            model: try Model(contentsOf: model),
-            labels: try labels.map { try ClassLabels(contentsOf: $0) },
-            normalization: normalization)
+        var request = try ClassificationRequest(model: loaded)
+        request.imageCropAndScaleOption = crop.option
+        // A Core ML classifier's JSON also lists every class probability, as
+        // Core ML's own outputs would: then ask for all and cut to --top here.
+        let coreMLOutputs = json ? loaded.modelDescription.classifierOutputNames : nil
+        if coreMLOutputs == nil {
+            request.maximumObservations = top
+            request.minimumConfidence = minConfidence
+        }
 
+        let (files, listingErrors) = ImageFiles.expand(images)
+        var failures = listingErrors.count
+        listingErrors.forEach { printError($0) }
         var results: [ImageResult] = []
-        var failures = 0
-        for image in images {
+        let progress = ProgressBar(total: files.count)
+        for (index, file) in files.enumerated() {
+            progress.update(done: index)
             do {
-                let observations = try classifier.classify(imageAt: image, maximumObservations: top)
-                results.append(ImageResult(image: image, observations: observations, error: nil))
-                if !json { printText(image: image, observations: observations) }
+                let handler = try ImageRequestHandler(contentsOf: file, orientation: orientation.orientation)
+                if let saveInput {
+                    let path = files.count > 1 ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
+                    try writeImage(try request.preparedImage(for: handler.image), to: path)
+                }
+                let all = try handler.perform(request)
+                let observations = coreMLOutputs == nil ? all : Array(all.filter { $0.confidence >= minConfidence }.prefix(top))
+                results.append(ImageResult(image: file, orientation: handler.orientation.name, observations: observations,
+                                           notSure: observations.isEmpty ? true : nil, error: nil,
+                                           outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }))
+                if !json { progress.clear(); printText(image: file, observations: observations) }
             } catch {
                 failures += 1
-                results.append(ImageResult(image: image, observations: nil, error: String(describing: error)))
+                results.append(ImageResult(image: file, orientation: nil, observations: nil, notSure: nil, error: String(describing: error), outputs: nil))
+                progress.clear()
                 printError("\(error)")
             }
         }
+        progress.finish()
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -74,6 +126,9 @@ struct Classify: ParsableCommand {
 
     private func printText(image: String, observations: [ClassificationObservation]) {
         print(image)
+        if observations.isEmpty {
+            print("  not sure (no class reaches \(String(format: "%.2f%%", Double(minConfidence) * 100)))")
+        }
         for observation in observations {
             let percent = String(format: "%6.2f%%", Double(observation.confidence) * 100)
             print("  \(percent)  \(observation.identifier)")
@@ -82,8 +137,12 @@ struct Classify: ParsableCommand {
 
     private struct ImageResult: Encodable {
         var image: String
+        var orientation: String?
         var observations: [ClassificationObservation]?
+        var notSure: Bool?
         var error: String?
+        /// A Core ML classifier's outputs under its own names (`classLabel`, `classLabelProbs`).
+        var outputs: [String: CoreMLOutputs]?
     }
 
     private struct Report: Encodable {
@@ -91,16 +150,79 @@ struct Classify: ParsableCommand {
     }
 }
 
+/// `--crop center|fill|fit`.
+enum CropOption: String, ExpressibleByArgument, CaseIterable {
+    case center, fill, fit
+
+    var option: ImageCropAndScaleOption {
+        switch self {
+        case .center: return .centerCrop
+        case .fill: return .scaleFill
+        case .fit: return .scaleFit
+        }
+    }
+}
+
+/// `--orientation auto|up|...`.
+struct OrientationOption: ExpressibleByArgument {
+    /// `nil` for auto (EXIF).
+    var orientation: ImageOrientation?
+
+    static let auto = OrientationOption(orientation: nil)
+
+    init(orientation: ImageOrientation?) { self.orientation = orientation }
+
+    init?(argument: String) {
+        if argument == "auto" { self.orientation = nil; return }
+        guard let orientation = ImageOrientation(name: argument) else { return nil }
+        self.orientation = orientation
+    }
+
+    static var allValueStrings: [String] { ["auto"] + ImageOrientation.allCases.map(\.name) }
+    var defaultValueDescription: String { orientation?.name ?? "auto" }
+}
+
 /// Parses `0.485,0.456,0.406`.
 func parseTriple(_ text: String, option: String) throws -> [Float] {
     let values = text.split(separator: ",").map { Float($0.trimmingCharacters(in: .whitespaces)) }
-    guard values.count == 3, values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+    guard values.count == 3, values.allSatisfy({ $0?.isFinite ?? false }) else {
         throw ValidationError("\(option) takes three comma-separated numbers, such as 0.485,0.456,0.406; got '\(text)'")
     }
     return values.compactMap { $0 }
 }
 
+/// Writes `image` as PNG, PPM or JPEG by the path's extension.
+func writeImage(_ image: RGBImage, to path: String) throws {
+    let data = try ImageEncoder.encode(image, forPath: path)
+    do {
+        try data.write(to: URL(fileURLWithPath: path))
+    } catch {
+        throw FoveaError(.io, "cannot write file (\(error.localizedDescription))", location: .init(file: path))
+    }
+}
+
 /// Writes `message` to standard error as `error: message`.
 func printError(_ message: String) {
     FileHandle.standardError.write(Data("error: \(message)\n".utf8))
+}
+
+/// One output of a Core ML classifier as Core ML returns it: the label string,
+/// or the label → probability dictionary (doubles).
+enum CoreMLOutputs: Encodable {
+    case label(String)
+    case probabilities([String: Double])
+
+    static func values(names: ClassifierOutputNames, observations: [ClassificationObservation]) -> [String: CoreMLOutputs] {
+        var probabilities: [String: Double] = [:]
+        for observation in observations { probabilities[observation.identifier] = Double(observation.confidence) }
+        return [names.label: .label(observations.first?.identifier ?? ""), names.probabilities: .probabilities(probabilities)]
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .label(let label): try container.encode(label)
+        case .probabilities(let probabilities): try container.encode(probabilities)
+        }
+    }
 }

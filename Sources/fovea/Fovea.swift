@@ -6,6 +6,6 @@ struct FoveaCommand: ParsableCommand {
         commandName: "fovea",
         abstract: "Run convolutional image classifiers (ONNX) on the CPU.",
         version: "0.1.0",
-        subcommands: [Classify.self, Inspect.self, Run.self, Conformance.self]
+        subcommands: [Classify.self, Prepare.self, Inspect.self, Run.self, Parity.self, Bench.self, Conformance.self]
     )
 }

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Fovea
-import FoveaONNX
 import Foundation
 
 struct Run: ParsableCommand {
@@ -21,8 +20,10 @@ struct Run: ParsableCommand {
     @Option(name: .customLong("output"), help: "Where to write an output (.npy); repeat for each graph output.")
     var outputs: [String] = []
 
+    @OptionGroup var backend: BackendOptions
+
     func run() throws {
-        let loaded = try Model(contentsOf: model)
+        let loaded = try Model(contentsOf: model, configuration: backend.configuration)
         let graph = loaded.graph
         guard inputs.count == graph.inputs.count else {
             throw ValidationError("the model has \(graph.inputs.count) input(s) (\(graph.inputs.map(\.name).joined(separator: ", "))); got \(inputs.count) --input")
@@ -32,7 +33,7 @@ struct Run: ParsableCommand {
         }
         var feeds: [String: Tensor] = [:]
         for (input, path) in zip(graph.inputs, inputs) {
-            feeds[input.name] = try readTensor(path)
+            feeds[input.name] = try ModelInputs.tensor(at: path)
         }
         let results = try loaded.predict(feeds)
         for (output, path) in zip(graph.outputs, outputs) {
@@ -40,14 +41,6 @@ struct Run: ParsableCommand {
                 throw FoveaError(.invalidModel, "the model produced no output '\(output.name)'")
             }
             try NumpyFile.write(tensor, to: path)
-        }
-    }
-
-    private func readTensor(_ path: String) throws -> Tensor {
-        switch (path as NSString).pathExtension.lowercased() {
-        case "npy": return try NumpyFile.read(contentsOf: path)
-        case "pb": return try ONNXTensorFile.read(contentsOf: path).tensor
-        default: throw ValidationError("\(path): inputs must be .npy or .pb files")
         }
     }
 }

@@ -131,13 +131,21 @@ final class ONNXOpFormTests: XCTestCase {
         }
     }
 
-    func testPadOtherModesAreUnsupported() {
+    func testPadReflectAndEdgeBecomeBorderPadAndWrapIsUnsupported() throws {
         let reflect = B.node("Pad", ["x", "pads"], ["y"], attributes: [B.attribute("mode", string: "reflect")])
-        assertFoveaError(.unsupported, containing: "attribute 'mode' is 'reflect'; Fovea supports only 'constant' padding") {
-            try B.load(B.singleNode(reflect, opset: 13, initializers: [self.int64s("pads", [0, 0, 1, 1, 0, 0, 1, 1])]))
-        }
+        let reflected = try B.load(B.singleNode(reflect, opset: 13, initializers: [int64s("pads", [0, 0, 1, 1, 0, 0, 1, 1])]))
+        XCTAssertEqual(reflected.nodes[0].op, .borderPad(pads: [0, 0, 1, 1, 0, 0, 1, 1], mode: .reflect))
+        XCTAssertEqual(reflected.nodes[0].inputs, ["x"])
         let edge = B.node("Pad", ["x"], ["y"], attributes: [B.attribute("mode", string: "edge"), B.attribute("pads", ints: [0, 0, 0, 0, 0, 0, 0, 0])])
-        assertFoveaError(.unsupported, containing: "'edge'") { try B.load(B.singleNode(edge, opset: 2 + 5)) }
+        XCTAssertEqual(try B.load(B.singleNode(edge, opset: 7)).nodes[0].op, .borderPad(pads: [0, 0, 0, 0, 0, 0, 0, 0], mode: .edge))
+        let edgeAxes = B.node("Pad", ["x", "pads", "", "axes"], ["y"], attributes: [B.attribute("mode", string: "edge")])
+        assertFoveaError(.unsupported, containing: "'axes' with mode 'edge' is not supported") {
+            try B.load(B.singleNode(edgeAxes, opset: 18, initializers: [self.int64s("pads", [1, 1]), self.int64s("axes", [2])]))
+        }
+        let wrap = B.node("Pad", ["x", "pads"], ["y"], attributes: [B.attribute("mode", string: "wrap")])
+        assertFoveaError(.unsupported, containing: "attribute 'mode' is 'wrap'; Fovea supports constant, reflect and edge padding") {
+            try B.load(B.singleNode(wrap, opset: 19, initializers: [self.int64s("pads", [0, 0, 1, 1, 0, 0, 1, 1])]))
+        }
         let bogus = B.node("Pad", ["x"], ["y"], attributes: [B.attribute("mode", string: "mirror"), B.attribute("pads", ints: [0, 0])])
         assertFoveaError(.invalidAttribute, containing: "attribute 'mode' is 'mirror'; expected constant, reflect, edge") {
             try B.load(B.singleNode(bogus, opset: 7))

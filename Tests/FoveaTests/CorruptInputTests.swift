@@ -55,7 +55,7 @@ final class CorruptInputTests: XCTestCase {
     }
 
     func testCorruptImagesAreRejected() throws {
-        let classifier = try ImageClassifier(model: try Model(contentsOf: TestData.model("squeezenet1.1.onnx")))
+        let request = try ClassificationRequest(model: try Model(contentsOf: TestData.model("squeezenet1.1.onnx")))
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.photo("red_panda.jpg")))
         let png = try Data(contentsOf: URL(fileURLWithPath: TestData.photo("chelsea_cat.png")))
         var generator = SeededGenerator(seed: 7)
@@ -70,12 +70,12 @@ final class CorruptInputTests: XCTestCase {
         ]
         for (name, data) in cases {
             let path = try write(data, named: name)
-            XCTAssertThrowsError(try classifier.classify(imageAt: path), name) { error in
+            XCTAssertThrowsError(try ImageRequestHandler(contentsOf: path).perform(request), name) { error in
                 XCTAssertEqual((error as? FoveaError)?.kind, .invalidImage, "\(name): \(error)")
                 XCTAssertTrue(String(describing: error).contains(name), "\(name): \(error)")
             }
         }
-        XCTAssertThrowsError(try classifier.classify(imageAt: "/nonexistent/photo.jpg")) { error in
+        XCTAssertThrowsError(try ImageRequestHandler(contentsOf: "/nonexistent/photo.jpg").perform(request)) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .io, "\(error)")
         }
     }

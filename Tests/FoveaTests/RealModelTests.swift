@@ -18,9 +18,13 @@ final class RealModelTests: XCTestCase {
 
     private func checkModel(file: String, expectedSuffix: String, key: String, labels labelFile: String,
                             normalization: PixelNormalization, outputsLogits: Bool) throws {
-        let model = try Model(contentsOf: TestData.model(file))
         let labels = try ClassLabels(contentsOf: TestData.model(labelFile))
-        let classifier = try ImageClassifier(model: model, labels: labels, normalization: normalization)
+        let model = try Model(contentsOf: TestData.model(file)).describing {
+            $0.classLabels = labels
+            $0.imageInput?.normalization = normalization
+        }
+        var request = try ClassificationRequest(model: model)
+        request.maximumObservations = 5
         let expectedTop5 = try TestData.expectedTop5()
         let input = try XCTUnwrap(model.primaryInput).name
         let output = try XCTUnwrap(model.graph.outputs.first).name
@@ -36,7 +40,7 @@ final class RealModelTests: XCTestCase {
             let maxError = zip(scores, expected).map { abs($0 - $1) }.max() ?? .infinity
             XCTAssertLessThanOrEqual(maxError, 1e-3 * maxExpected, "\(file) on \(photo): max |Δ| \(maxError), max |expected| \(maxExpected)")
 
-            let observations = try classifier.classify(preparedTensor: tensor, maximumObservations: 5)
+            let observations = try request.observations(forInputTensor: tensor)
             let photoFile = TestData.photoNames.contains(photo) ? try XCTUnwrap(expectedTop5.keys.first { $0.hasPrefix(photo + ".") }) : photo
             let expectedEntries = try XCTUnwrap(expectedTop5[photoFile]?[key], "\(photoFile) \(key)")
             XCTAssertEqual(observations.map(\.identifier), expectedEntries.map { labels.label(at: $0.index) ?? "" }, "\(file) on \(photo)")

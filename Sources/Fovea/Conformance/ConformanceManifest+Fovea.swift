@@ -64,7 +64,7 @@ test_dropout_default_mask_ratio
 test_dropout_default_old
 test_dropout_default_ratio
 test_dropout_random_old
-- test_edge_pad: Pad mode edge/reflect: Fovea supports constant padding only
+test_edge_pad
 test_flatten_axis0
 test_flatten_axis1
 test_flatten_axis2
@@ -140,7 +140,7 @@ test_mul_example
 - test_mul_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
 test_prelu_broadcast
 test_prelu_example
-- test_reflect_pad: Pad mode edge/reflect: Fovea supports constant padding only
+test_reflect_pad
 test_relu
 test_reshape_allowzero_reordered
 test_reshape_extended_dims

@@ -24,6 +24,18 @@ public protocol Backend: Sendable {
     /// Prepares the step for a node this backend ``supports(_:)``. Called once
     /// per plan; the step then runs many times, possibly concurrently.
     func prepare(_ node: NodeContext) throws -> any PreparedStep
+
+    /// The largest error this backend may show at any node output when the
+    /// whole graph runs on it, relative to the largest magnitude of the
+    /// reference backend's output for that node (`fovea parity` checks it).
+    /// Reordered float sums make small differences expected; algorithms such
+    /// as Winograd need a looser bound.
+    var tolerance: Float { get }
+}
+
+extension Backend {
+    /// 1e-4: ample for reordered float32 sums through a few dozen layers.
+    public var tolerance: Float { 1e-4 }
 }
 
 /// One node made ready to run by a backend.

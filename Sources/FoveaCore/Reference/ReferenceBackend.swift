@@ -12,6 +12,9 @@ public struct ReferenceBackend: Backend {
 
     public func supports(_ node: NodeContext) -> Bool { true }
 
+    /// The reference is the baseline: it must equal itself exactly.
+    public var tolerance: Float { 0 }
+
     public func prepare(_ node: NodeContext) throws -> any PreparedStep {
         ReferenceStep(op: node.op, outputTypes: node.outputTypes)
     }
@@ -20,7 +23,10 @@ public struct ReferenceBackend: Backend {
     struct ReferenceStep: PreparedStep {
         let op: Op
         let outputTypes: [TensorType]
-        var algorithm: String { "reference" }
+        var algorithm: String {
+            if case .conv(let attributes) = op, let activation = attributes.activation { return "reference +\(activation)" }
+            return "reference"
+        }
 
         func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
             try ReferenceBackend.evaluate(op, inputs: inputs, outputTypes: outputTypes)
@@ -101,6 +107,10 @@ public struct ReferenceBackend: Backend {
             let x = try args.tensor(0)
             let dims = x.shape[Op.shapeSlice(rank: x.rank, start: start, end: end)].map { Int64($0) }
             return [Tensor(uncheckedShape: [dims.count], storage: .int64(dims))]
+        case .unary(let function):
+            return [try ReferenceUnary.run(function, args)]
+        case .borderPad(let pads, let mode):
+            return [try ReferenceBorderPadding.run(args, pads: pads, mode: mode, outputShape: shape)]
         }
     }
 }

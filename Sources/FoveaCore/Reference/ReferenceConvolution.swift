@@ -30,7 +30,7 @@ enum ReferenceConvolution {
             }
         }
         guard !input.isEmpty, !weights.isEmpty, !output.isEmpty else {
-            return Tensor(uncheckedShape: outputShape, floats: output)
+            return Tensor(uncheckedShape: outputShape, floats: activated(output, attributes.activation))
         }
         input.withUnsafeBufferPointer { inputBuffer in
             weights.withUnsafeBufferPointer { weightBuffer in
@@ -52,7 +52,13 @@ enum ReferenceConvolution {
                 }
             }
         }
-        return Tensor(uncheckedShape: outputShape, floats: output)
+        return Tensor(uncheckedShape: outputShape, floats: activated(output, attributes.activation))
+    }
+
+    /// The fused activation (if any) applied to every output, after the bias.
+    private static func activated(_ output: [Float], _ activation: FusedActivation?) -> [Float] {
+        guard let activation else { return output }
+        return output.map(activation.apply)
     }
 
     /// One kernel position and the outputs it touches without reading padding.

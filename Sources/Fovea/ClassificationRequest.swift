@@ -1,0 +1,93 @@
+import Foundation
+
+/// Classifies an image with a model (Vision's `VNCoreMLRequest` /
+/// `VNClassifyImageRequest`). Make one per model and reuse it: it is a small
+/// `Sendable` value, and performing it from many tasks at once is safe.
+///
+/// ```swift
+/// var request = try ClassificationRequest(model: model)
+/// request.maximumObservations = 5
+/// let observations = try ImageRequestHandler(contentsOf: "cat.jpg").perform(request)
+/// ```
+public struct ClassificationRequest: Sendable {
+    /// Called by ``ImageRequestHandler/perform(_:)-(ClassificationRequest)`` with
+    /// the observations or the error, on the thread that performs the request.
+    public typealias CompletionHandler = @Sendable (ClassificationRequest, Result<[ClassificationObservation], any Error>) -> Void
+
+    /// The model; its description gives the input size, normalization, crop
+    /// fraction and labels.
+    public let model: Model
+    /// How the image is fitted to the model's input size; `.centerCrop` by default.
+    public var imageCropAndScaleOption: ImageCropAndScaleOption = .centerCrop
+    /// At most this many observations (top-k); `nil` returns every class.
+    public var maximumObservations: Int?
+    /// Observations below this confidence are left out (0 keeps all).
+    public var minimumConfidence: Float = 0
+    /// Called after each perform.
+    public var completionHandler: CompletionHandler?
+
+    private let image: ImageInputDescription
+    private let scoresOutput: String
+
+    /// Throws `.invalidArgument` if the model has no image input (see
+    /// ``ModelDescription/imageInput``) or no outputs.
+    public init(model: Model, completionHandler: CompletionHandler? = nil) throws {
+        let location = FoveaError.Location(file: model.path.isEmpty ? nil : model.path)
+        guard let image = model.modelDescription.imageInput else {
+            let shapes = model.graph.inputs.map { "\($0.name) \($0.shapeDescription)" }.joined(separator: ", ")
+            throw FoveaError(.invalidArgument, "the model has no image input (inputs: \(shapes)); an image classifier needs N×3×H×W, or a description that names the image input", location: location)
+        }
+        guard let output = model.modelDescription.scoresOutputName else {
+            throw FoveaError(.invalidArgument, "the model has no outputs", location: location)
+        }
+        self.model = model
+        self.image = image
+        self.scoresOutput = output
+        self.completionHandler = completionHandler
+    }
+
+    /// The model's input size.
+    public var inputSize: (width: Int, height: Int) { (image.width, image.height) }
+
+    /// The picture the model sees for `image` (already upright): cropped and
+    /// scaled to the input size, before normalization.
+    public func preparedImage(for image: RGBImage) throws -> RGBImage {
+        try imageCropAndScaleOption.apply(to: image, width: self.image.width, height: self.image.height,
+                                          cropFraction: self.image.cropFraction)
+    }
+
+    /// Classifies an upright image: crop and scale, normalize, run, rank.
+    public func observations(for image: RGBImage) throws -> [ClassificationObservation] {
+        let prepared = try preparedImage(for: image)
+        return try observations(forInputTensor: try self.image.normalization.tensor(from: [prepared]))
+    }
+
+    /// Classifies an already normalized `1×C×H×W` tensor.
+    public func observations(forInputTensor tensor: Tensor) throws -> [ClassificationObservation] {
+        let outputs = try model.predict([image.name: tensor])
+        guard let scores = outputs[scoresOutput]?.floats else {
+            throw FoveaError(.invalidModel, "output '\(scoresOutput)' is not a float tensor", location: .init(file: model.path.isEmpty ? nil : model.path))
+        }
+        return observations(forScores: scores)
+    }
+
+    /// Ranks raw model scores: softmax unless they are probabilities, sorted
+    /// high to low, filtered by ``minimumConfidence``, cut to ``maximumObservations``.
+    public func observations(forScores scores: [Float]) -> [ClassificationObservation] {
+        let probabilities = probabilities(from: scores)
+        let ranked = ClassificationObservation.ranked(probabilities: probabilities, labels: model.modelDescription.classLabels,
+                                                      limit: maximumObservations.map { Swift.max(0, $0) })
+        return ranked.filter { $0.confidence >= minimumConfidence }
+    }
+
+    private func probabilities(from scores: [Float]) -> [Float] {
+        switch model.modelDescription.outputKind {
+        case .probabilities?: return scores
+        case .logits?: return softmax(scores)
+        case nil:
+            let total = scores.reduce(0, +)
+            if scores.allSatisfy({ $0 >= 0 && $0 <= 1 }) && abs(total - 1) < 1e-3 { return scores }
+            return softmax(scores)
+        }
+    }
+}

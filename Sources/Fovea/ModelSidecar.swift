@@ -1,0 +1,195 @@
+import Foundation
+
+/// The preprocessing and labels of a model that does not carry them (ONNX),
+/// read from a JSON file next to the model: `<name>.fovea.json` for
+/// `<name>.onnx`, or from the model's `metadata_props` entry `fovea`.
+///
+/// Every field is optional; what is given replaces what Fovea inferred:
+///
+/// ```json
+/// {
+///   "input": "data",
+///   "input_size": [224, 224],
+///   "channel_order": "rgb",
+///   "mean": [0.485, 0.456, 0.406],
+///   "std": [0.229, 0.224, 0.225],
+///   "crop_fraction": 0.875,
+///   "labels": "labels1000.txt",
+///   "output": "logits",
+///   "output_kind": "logits"
+/// }
+/// ```
+///
+/// `input_size` is `[width, height]`; `channel_order` is `rgb`, `bgr` or `gray`;
+/// `mean`/`std` are in the 0…1 pixel scale, or give `scale`/`bias` instead
+/// (`x = p × scale + bias` on 0…255 values, as Core ML); `labels` is a labels
+/// file (relative to the sidecar's folder) or an array of names; `output` names
+/// the scores output; `output_kind` is `logits` or `probabilities`.
+public struct ModelSidecar: Sendable, Equatable, Decodable {
+    public var input: String?
+    public var inputSize: [Int]?
+    public var channelOrder: String?
+    public var mean: [Float]?
+    public var std: [Float]?
+    public var scale: [Float]?
+    public var bias: [Float]?
+    public var cropFraction: Double?
+    /// A labels file path or the labels themselves.
+    public var labels: Labels?
+    public var output: String?
+    public var outputKind: String?
+    /// Where relative paths (the labels file) are resolved.
+    public var baseDirectory: String = "."
+
+    /// A labels file or an inline list.
+    public enum Labels: Sendable, Equatable, Decodable {
+        case file(String)
+        case names([String])
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let path = try? container.decode(String.self) {
+                self = .file(path)
+            } else {
+                self = .names(try container.decode([String].self))
+            }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case input, inputSize = "input_size", channelOrder = "channel_order", mean, std, scale, bias
+        case cropFraction = "crop_fraction", labels, output, outputKind = "output_kind"
+    }
+
+    /// The sidecar path for a model file: `dir/name.onnx` → `dir/name.fovea.json`.
+    public static func path(forModelAt modelPath: String) -> String {
+        ((modelPath as NSString).deletingPathExtension as String) + ".fovea.json"
+    }
+
+    /// Reads a sidecar file. Throws `.io` if it cannot be read and
+    /// `.invalidArgument` (naming the file) if it is not valid sidecar JSON.
+    public init(contentsOf path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FoveaError(.io, "cannot read the sidecar file", location: .init(file: path))
+        }
+        let sidecar = try FoveaError.at(.init(file: path)) {
+            try ModelSidecar(json: data, baseDirectory: (path as NSString).deletingLastPathComponent)
+        }
+        self = sidecar
+    }
+
+    /// Parses sidecar JSON; relative label paths are resolved against `baseDirectory`.
+    public init(json: Data, baseDirectory: String = ".") throws {
+        do {
+            self = try JSONDecoder().decode(ModelSidecar.self, from: json)
+        } catch let error as DecodingError {
+            throw FoveaError(.invalidArgument, "invalid sidecar JSON: \(ModelSidecar.describe(error))")
+        } catch {
+            throw FoveaError(.invalidArgument, "invalid sidecar JSON: \(error.localizedDescription)")
+        }
+        self.baseDirectory = baseDirectory.isEmpty ? "." : baseDirectory
+    }
+
+    /// Applies the given fields to `description`.
+    ///
+    /// Throws `.invalidArgument` for a bad value (unknown channel order, a
+    /// size that is not two positive numbers, mean/std mixed with scale/bias, an
+    /// unreadable labels file) and when there is no image input to describe.
+    public func apply(to description: inout ModelDescription) throws {
+        let touchesImage = input != nil || inputSize != nil || channelOrder != nil || mean != nil || std != nil
+            || scale != nil || bias != nil || cropFraction != nil
+        if touchesImage {
+            var image = try startingImageInput(description)
+            if let size = inputSize {
+                guard size.count == 2, size.allSatisfy({ $0 > 0 }) else {
+                    throw FoveaError(.invalidArgument, "\"input_size\" must be [width, height] with positive numbers, found \(size)")
+                }
+                image.width = size[0]
+                image.height = size[1]
+            }
+            image.normalization = try normalization(replacing: image.normalization)
+            if let cropFraction {
+                guard cropFraction > 0, cropFraction <= 1 else {
+                    throw FoveaError(.invalidArgument, "\"crop_fraction\" \(cropFraction) must be in (0, 1]")
+                }
+                image.cropFraction = cropFraction
+            }
+            description.imageInput = image
+        }
+        switch labels {
+        case .file(let path)?:
+            let resolved = path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
+            description.classLabels = try ClassLabels(contentsOf: resolved)
+        case .names(let names)?:
+            description.classLabels = ClassLabels(names)
+        case nil:
+            break
+        }
+        if let output { description.scoresOutput = output }
+        if let outputKind {
+            guard let kind = ClassifierOutputKind(rawValue: outputKind) else {
+                throw FoveaError(.invalidArgument, "\"output_kind\" is '\(outputKind)'; expected logits or probabilities")
+            }
+            description.outputKind = kind
+        }
+    }
+
+    /// The image input this sidecar edits: the one it names, or the inferred one.
+    private func startingImageInput(_ description: ModelDescription) throws -> ImageInputDescription {
+        if let input {
+            if let current = description.imageInput, current.name == input { return current }
+            guard description.inputs.contains(where: { $0.name == input }) else {
+                throw FoveaError(.invalidArgument, "\"input\" names '\(input)', which is not a model input (inputs: \(description.inputs.map(\.name).joined(separator: ", ")))")
+            }
+            guard let size = inputSize, size.count == 2 else {
+                throw FoveaError(.invalidArgument, "input '\(input)' has no declared image size; give \"input_size\": [width, height]")
+            }
+            return ImageInputDescription(name: input, width: size[0], height: size[1], normalization: .imageNet)
+        }
+        guard let current = description.imageInput else {
+            throw FoveaError(.invalidArgument, "the model has no N×3×H×W image input; name it with \"input\" and give \"input_size\"")
+        }
+        return current
+    }
+
+    private func normalization(replacing current: PixelNormalization) throws -> PixelNormalization {
+        var order = current.channelOrder
+        if let channelOrder {
+            guard let parsed = ChannelOrder(rawValue: channelOrder.lowercased()) else {
+                throw FoveaError(.invalidArgument, "\"channel_order\" is '\(channelOrder)'; expected rgb, bgr or gray")
+            }
+            order = parsed
+        }
+        let usesMeanStd = mean != nil || std != nil
+        let usesScaleBias = scale != nil || bias != nil
+        if usesMeanStd && usesScaleBias {
+            throw FoveaError(.invalidArgument, "give either \"mean\"/\"std\" or \"scale\"/\"bias\", not both")
+        }
+        let channels = order.channelCount
+        if usesScaleBias {
+            return try PixelNormalization(scale: scale ?? [1 / 255], bias: bias ?? Array(repeating: 0, count: channels), channelOrder: order)
+        }
+        if usesMeanStd || order != current.channelOrder {
+            let keep = order.channelCount == current.channelOrder.channelCount
+            let mean = self.mean ?? (keep ? current.mean : Array(repeating: 0, count: channels))
+            let std = self.std ?? (keep ? current.std : Array(repeating: 1, count: channels))
+            return try PixelNormalization(mean: mean, std: std, channelOrder: order)
+        }
+        return current
+    }
+
+    /// `key 'crop_fraction': expected Double` rather than Foundation's long story.
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            return keys.isEmpty ? "" : "at '\(keys.joined(separator: "."))': "
+        }
+        switch error {
+        case .typeMismatch(let type, let context): return "\(path(context))expected \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context))expected \(type), found null"
+        case .keyNotFound(let key, _): return "missing key '\(key.stringValue)'"
+        case .dataCorrupted(let context): return "\(path(context))\(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

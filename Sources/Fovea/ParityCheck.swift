@@ -1,0 +1,97 @@
+/// Runs one input through several backends, each forced in turn, and compares
+/// every node's output with the reference backend's: what `fovea parity` reports.
+///
+/// The relative error of a node is its max absolute error divided by the
+/// largest magnitude of the reference output of that node, so values near
+/// zero do not inflate it. A backend passes if no node exceeds its
+/// ``Backend/tolerance``.
+public struct ParityCheck: Sendable {
+    /// The comparison of one node.
+    public struct NodeReport: Sendable, Codable, Equatable {
+        public var node: String
+        public var opType: String
+        /// The backend that ran the node (the reference when the forced one could not).
+        public var backend: String
+        public var algorithm: String
+        public var maxAbsoluteError: Float
+        public var maxRelativeError: Float
+    }
+
+    /// The comparison of one backend.
+    public struct BackendReport: Sendable, Codable, Equatable {
+        public var backend: String
+        public var tolerance: Float
+        /// Nodes that ran on the reference backend because this one cannot run them.
+        public var fallbacks: [String]
+        public var nodes: [NodeReport]
+        public var maxAbsoluteError: Float
+        public var maxRelativeError: Float
+        public var passed: Bool
+    }
+
+    public let model: Model
+    public let threads: Int?
+
+    public init(model: Model, threads: Int? = nil) {
+        self.model = model
+        self.threads = threads
+    }
+
+    /// Compares each of `backends` with the reference backend on `inputs`.
+    public func run(inputs: [String: Tensor], backends: [any Backend]) throws -> [BackendReport] {
+        let shapes = inputs.mapValues(\.shape)
+        let context = threads.map { RunContext(threads: $0) } ?? RunContext()
+        let baseline = try ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [ReferenceBackend()])
+            .runKeepingAllValues(inputs, context: context)
+        return try backends.map { backend in
+            let plan = try ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [backend])
+            let values = try plan.runKeepingAllValues(inputs, context: context)
+            var nodes: [NodeReport] = []
+            for (node, assignment) in zip(model.graph.nodes, plan.assignments) {
+                var absolute: Float = 0
+                var relative: Float = 0
+                for output in node.outputs where !output.isEmpty {
+                    guard let expected = baseline[output], let actual = values[output] else { continue }
+                    let (a, r) = Self.errors(actual, expected)
+                    absolute = Swift.max(absolute, a)
+                    relative = Swift.max(relative, r)
+                }
+                nodes.append(NodeReport(node: node.name, opType: node.op.typeName, backend: assignment.backend,
+                                        algorithm: assignment.algorithm, maxAbsoluteError: absolute, maxRelativeError: relative))
+            }
+            let maxAbsolute = nodes.map(\.maxAbsoluteError).max() ?? 0
+            let maxRelative = nodes.map(\.maxRelativeError).max() ?? 0
+            return BackendReport(backend: backend.name, tolerance: backend.tolerance,
+                                 fallbacks: plan.assignments.filter(\.isFallback).map(\.node),
+                                 nodes: nodes, maxAbsoluteError: maxAbsolute, maxRelativeError: maxRelative,
+                                 passed: maxRelative <= backend.tolerance)
+        }
+    }
+
+    /// Max absolute error, and that divided by the reference's largest magnitude.
+    /// A shape or type difference, or a NaN where the reference has none, is an infinite error.
+    static func errors(_ actual: Tensor, _ expected: Tensor) -> (absolute: Float, relative: Float) {
+        guard actual.shape == expected.shape else { return (.infinity, .infinity) }
+        switch (actual.storage, expected.storage) {
+        case (.float32(let a), .float32(let e)):
+            var absolute: Float = 0
+            var scale: Float = 0
+            for i in a.indices {
+                let difference = abs(a[i] - e[i])
+                if difference.isNaN {
+                    if a[i].isNaN != e[i].isNaN { return (.infinity, .infinity) }
+                    continue
+                }
+                absolute = Swift.max(absolute, difference)
+                scale = Swift.max(scale, abs(e[i]))
+            }
+            return (absolute, scale > 0 ? absolute / scale : absolute)
+        case (.int64(let a), .int64(let e)):
+            return a == e ? (0, 0) : (.infinity, .infinity)
+        case (.bool(let a), .bool(let e)):
+            return a == e ? (0, 0) : (.infinity, .infinity)
+        default:
+            return (.infinity, .infinity)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// A rewrite of a graph into an equivalent one that runs faster.
+///
+/// A pass must keep the graph's inputs, outputs (names and values) and
+/// topological order, and must leave a graph it cannot improve unchanged.
+public protocol GraphPass: Sendable {
+    /// A short name for messages.
+    var name: String { get }
+
+    /// Rewrites `graph` in place; returns whether it changed anything.
+    func run(_ graph: inout Graph) throws -> Bool
+}
+
+/// Runs a list of passes over a graph until none changes it any more,
+/// checking the graph's structure after every pass that changed it.
+///
+/// ```swift
+/// let optimized = try GraphOptimizer.standard.optimize(graph)
+/// ```
+public struct GraphOptimizer: Sendable {
+    public var passes: [any GraphPass]
+
+    public init(passes: [any GraphPass]) {
+        self.passes = passes
+    }
+
+    /// The passes every ``Model`` runs: drop Identity/Dropout, then fuse
+    /// Conv with its activation.
+    public static let standard = GraphOptimizer(passes: [RemoveIdentityNodes(), FuseConvActivation()])
+
+    /// The optimized graph.
+    ///
+    /// - Throws: `FoveaError` if the graph is malformed, or (a bug) a pass
+    ///   leaves it malformed or never stops changing it.
+    public func optimize(_ graph: Graph) throws -> Graph {
+        var graph = graph
+        try graph.validateStructure()
+        // Every change removes a node, so there can be no more rounds than nodes.
+        let roundLimit = graph.nodes.count + 1
+        for _ in 0..<roundLimit {
+            var changed = false
+            for pass in passes {
+                guard try pass.run(&graph) else { continue }
+                changed = true
+                do {
+                    try graph.validateStructure()
+                } catch let error as FoveaError {
+                    throw FoveaError(error.kind, "graph pass \(pass.name) produced an invalid graph: \(error.message)", location: error.location)
+                }
+            }
+            if !changed { return graph }
+        }
+        throw FoveaError(.invalidModel, "graph passes did not reach a fixpoint in \(roundLimit) rounds")
+    }
+}
+
+extension Graph {
+    /// How many times each value is read, counting every node input and every graph output.
+    func readCounts() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for node in nodes {
+            for input in node.inputs where !input.isEmpty { counts[input, default: 0] += 1 }
+        }
+        for output in outputs { counts[output.name, default: 0] += 1 }
+        return counts
+    }
+}

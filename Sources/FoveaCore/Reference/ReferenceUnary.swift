@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The elementwise functions of ``Op/unary(_:)``.
+enum ReferenceUnary {
+    static func run(_ function: UnaryFunction, _ args: ReferenceInputs) throws -> Tensor {
+        let x = try args.tensor(0)
+        let input = try x.requireFloats("X")
+        return Tensor(uncheckedShape: x.shape, floats: input.map(evaluator(function)))
+    }
+
+    /// The scalar function computing `function`.
+    static func evaluator(_ function: UnaryFunction) -> (Float) -> Float {
+        switch function {
+        case .linear(let alpha, let beta): return { alpha * $0 + beta }
+        case .tanh: return { tanhf($0) }
+        case .exp: return { expf($0) }
+        case .log(let epsilon): return { logf($0 + epsilon) }
+        case .sqrt: return { sqrtf($0) }
+        case .rsqrt(let epsilon): return { 1 / sqrtf($0 + epsilon) }
+        case .reciprocal(let epsilon): return { 1 / ($0 + epsilon) }
+        case .abs: return { Swift.abs($0) }
+        case .power(let exponent): return { powf($0, exponent) }
+        case .threshold(let alpha): return { $0.isNaN ? $0 : Swift.max(alpha, $0) }
+        case .thresholdedRelu(let alpha): return { $0 > alpha ? $0 : 0 }
+        case .elu(let alpha): return { $0 >= 0 ? $0 : alpha * (expf($0) - 1) }
+        case .softsign: return { $0 / (1 + Swift.abs($0)) }
+        case .softplus:
+            // log(1 + e^x) = max(x, 0) + log(1 + e^-|x|), which never overflows.
+            return { Swift.max($0, 0) + log1pf(expf(-Swift.abs($0))) }
+        }
+    }
+}

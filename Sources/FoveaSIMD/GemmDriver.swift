@@ -1,0 +1,69 @@
+import FoveaCore
+
+/// Where a GEMM's right operand (`k × columns`) comes from.
+enum GemmRightOperand {
+    /// Packed once at prepare time: every column panel, `k × 32` floats each.
+    case packed(UnsafePointer<Float>)
+    /// Read from a matrix (`B[p, j] = base[p * rowStride + j * columnStride]`), packed per block.
+    case strided(UnsafePointer<Float>, rowStride: Int, columnStride: Int)
+}
+
+/// Runs `C (=|+=) A·B` for a packed left operand over the column panels of B,
+/// split over threads in blocks of panels. Shared by Gemm and MatMul.
+enum GemmDriver {
+    /// Reduction depth per pass (see ``GemmConvolutionStep/reductionBlock``).
+    static let reductionBlock = GemmConvolutionStep.reductionBlock
+
+    /// - Parameters:
+    ///   - packedA: `rows × k` packed by ``GemmPacking/packA``.
+    ///   - c: row-major `rows × columns`, row stride `columns`.
+    ///   - accumulate: add to `c` (already holding `beta × C`) instead of overwriting it.
+    static func multiply(kernels: GemmKernelSet, rows: Int, columns: Int, k: Int,
+                         packedA: UnsafePointer<Float>, b: GemmRightOperand,
+                         c: UnsafeMutablePointer<Float>, accumulate: Bool, context: RunContext) {
+        guard rows > 0, columns > 0 else { return }
+        if k == 0 {
+            if !accumulate { c.update(repeating: 0, count: rows * columns) }
+            return
+        }
+        let width = GemmKernelSet.tileColumns
+        let panels = GemmPacking.columnPanels(columns)
+        let rowPanels = GemmPacking.rowPanels(rows)
+        let blockPanels = max(1, min((panels + 2 * context.threads - 1) / (2 * context.threads),
+                                     (64 * 1024) / (k * width)))
+        let blocks = (panels + blockPanels - 1) / blockPanels
+        let shared = (a: GemmSharedReadPointer(base: packedA), c: GemmSharedPointer(base: c))
+        let source: (pointer: GemmSharedReadPointer, rowStride: Int, columnStride: Int, packed: Bool)
+        switch b {
+        case .packed(let p): source = (GemmSharedReadPointer(base: p), 0, 0, true)
+        case .strided(let p, let rowStride, let columnStride): source = (GemmSharedReadPointer(base: p), rowStride, columnStride, false)
+        }
+        context.parallelFor(blocks) { range in
+            let scratch: UnsafeMutablePointer<Float>? = source.packed ? nil
+                : UnsafeMutablePointer<Float>.allocate(capacity: blockPanels * k * width)
+            defer { scratch?.deallocate() }
+            for block in range {
+                let firstPanel = block * blockPanels
+                let panelCount = min(blockPanels, panels - firstPanel)
+                let panelsB: UnsafePointer<Float>
+                if let scratch {
+                    GemmPacking.packB(k: k, columns: columns, firstPanel: firstPanel, panelCount: panelCount,
+                                      source: source.pointer.base, rowStride: source.rowStride,
+                                      columnStride: source.columnStride, into: scratch)
+                    panelsB = UnsafePointer(scratch)
+                } else {
+                    panelsB = source.pointer.base + firstPanel * k * width
+                }
+                var start = 0
+                while start < k {
+                    let depth = min(reductionBlock, k - start)
+                    kernels.gemmTiles(depth, shared.a.base + start * GemmKernelSet.tileRows, k * GemmKernelSet.tileRows,
+                                      rowPanels, rows, panelsB + start * width, width, k * width, panelCount,
+                                      columns - firstPanel * width, shared.c.base + firstPanel * width, columns,
+                                      nil, accumulate || start > 0, .none)
+                    start += depth
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Fovea
+import Foundation
+
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure a model's latency, with a per-node profile.",
+        discussion: "JSON keys: median_ms, min_ms, p90_ms, runs, threads, macs, nodes (node, op_type, backend, algorithm, ms, share, gflops).")
+
+    @Option(help: "The model file (.onnx).")
+    var model: String
+
+    @OptionGroup var backend: BackendOptions
+
+    @Option(help: "Measured runs.")
+    var runs: Int = 20
+
+    @Option(help: "Unmeasured runs first.")
+    var warmup: Int = 3
+
+    @Option(name: .customLong("input"), help: "An input (.npy, .pb or a photo); default: seeded random values.")
+    var inputs: [String] = []
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func validate() throws {
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must be at least 0") }
+    }
+
+    func run() throws {
+        let loaded = try Model(contentsOf: model, configuration: backend.configuration)
+        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
+        let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            return
+        }
+        print(String(format: "%@: median %.3f ms, min %.3f ms, p90 %.3f ms (%d runs, %d thread%@, %.1f GFLOP/s)",
+                     model, result.medianMilliseconds, result.minMilliseconds, result.p90Milliseconds, result.runs,
+                     result.threads, result.threads == 1 ? "" : "s",
+                     2 * Double(result.multiplyAccumulates) / (result.medianMilliseconds * 1e6)))
+        print("node                         op                 backend    algorithm                    ms   share  GFLOP/s")
+        for node in result.nodes {
+            print(String(format: "%@ %@ %@ %@ %8.3f %6.1f%% %8.1f",
+                         pad(node.node, 28), pad(node.opType, 18), pad(node.backend, 10), pad(node.algorithm, 24),
+                         node.milliseconds, node.share * 100, node.gflops))
+        }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text.padding(toLength: width, withPad: " ", startingAt: 0)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Turns command-line paths into image files: directories are searched
+/// (recursively, sorted) for `.jpg`, `.jpeg`, `.png`, `.ppm` and `.pgm` files.
+enum ImageFiles {
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
+
+    /// The files, and one error message per directory that held no image.
+    static func expand(_ paths: [String]) -> (files: [String], errors: [String]) {
+        var files: [String] = []
+        var errors: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                files.append(path)  // a missing file is reported when it is opened
+                continue
+            }
+            let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+            if found.isEmpty { errors.append("\(path): no images (.jpg, .png, .ppm) in this directory") }
+            files += found
+        }
+        return (files, errors)
+    }
+
+    /// `out.png` + `photos/cat.jpg` → `out-cat.png`.
+    static func path(_ base: String, taggedWith image: String) -> String {
+        let name = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = (base as NSString).deletingPathExtension
+        let ext = (base as NSString).pathExtension
+        return ext.isEmpty ? "\(stem)-\(name)" : "\(stem)-\(name).\(ext)"
+    }
+}
+
+/// A one-line progress bar on standard error, drawn only when standard error
+/// is a terminal and there are several images.
+final class ProgressBar {
+    private let total: Int
+    private let enabled: Bool
+    private var drawn = false
+
+    init(total: Int) {
+        self.total = total
+        self.enabled = total > 1 && isatty(FileHandle.standardError.fileDescriptor) != 0
+    }
+
+    func update(done: Int) {
+        guard enabled else { return }
+        let width = 30
+        let filled = total > 0 ? done * width / total : width
+        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        drawn = true
+    }
+
+    /// Erases the bar so a result line can be printed.
+    func clear() {
+        guard enabled, drawn else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        drawn = false
+    }
+
+    func finish() {
+        guard enabled else { return }
+        update(done: total)
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Fovea
+import FoveaONNX
+import Foundation
+
+/// Reading the inputs `run`, `parity` and `bench` feed a model.
+enum ModelInputs {
+    /// A tensor from a `.npy` or ONNX `.pb` file.
+    static func tensor(at path: String) throws -> Tensor {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "npy": return try NumpyFile.read(contentsOf: path)
+        case "pb": return try ONNXTensorFile.read(contentsOf: path).tensor
+        default: throw ValidationError("\(path): tensor inputs must be .npy or .pb files")
+        }
+    }
+
+    /// Inputs for every graph input, in order, from files: tensors (`.npy`,
+    /// `.pb`), or for a single image input a photo (`.jpg`, `.png`, `.ppm`),
+    /// resized and centre-cropped to the model's size and ImageNet-normalized.
+    static func fromFiles(_ paths: [String], model: Model) throws -> [String: Tensor] {
+        let inputs = model.graph.inputs
+        guard paths.count == inputs.count else {
+            throw ValidationError("the model has \(inputs.count) input(s) (\(inputs.map(\.name).joined(separator: ", "))); got \(paths.count) --input")
+        }
+        var feeds: [String: Tensor] = [:]
+        for (input, path) in zip(inputs, paths) {
+            let ext = (path as NSString).pathExtension.lowercased()
+            if ["jpg", "jpeg", "png", "ppm", "pgm"].contains(ext) {
+                feeds[input.name] = try imageTensor(path, for: input)
+            } else {
+                feeds[input.name] = try tensor(at: path)
+            }
+        }
+        return feeds
+    }
+
+    private static func imageTensor(_ path: String, for input: ValueInfo) throws -> Tensor {
+        guard let dims = input.dimensions, dims.count == 4, case .known(let height) = dims[2], case .known(let width) = dims[3] else {
+            throw ValidationError("input '\(input.name)' is \(input.shapeDescription), not an N×3×H×W image; give a .npy or .pb tensor")
+        }
+        var image = try ImageDecoder.decode(contentsOf: path)
+        if image.width != width || image.height != height {
+            let shorter = Int((Double(min(width, height)) / 0.875).rounded())
+            image = try image.resizedShorterSide(to: shorter).centerCropped(width: width, height: height)
+        }
+        return try PixelNormalization.imageNet.tensor(from: [image])
+    }
+
+    /// Seeded standard-normal inputs of the model's declared shapes (symbolic dimensions as 1).
+    static func random(for model: Model, seed: UInt64 = 0) throws -> [String: Tensor] {
+        var generator = SplitMix64(seed: seed)
+        var feeds: [String: Tensor] = [:]
+        for input in model.graph.inputs {
+            guard input.dataType == .float32, let dims = input.dimensions else {
+                throw ValidationError("input '\(input.name)' (\(input.dataType), \(input.shapeDescription)) needs a value; give it with --input")
+            }
+            let shape = dims.map { if case .known(let n) = $0 { return n } else { return 1 } }
+            let values = (0..<shape.elementCount).map { _ in generator.nextGaussian() }
+            feeds[input.name] = try Tensor(shape: shape, floats: values)
+        }
+        return feeds
+    }
+}
+
+/// A small deterministic generator, so "random" inputs are the same every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A standard normal sample (Box–Muller).
+    mutating func nextGaussian() -> Float {
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
+        let u2 = Double.random(in: 0..<1, using: &self)
+        return Float((-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2))
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Fovea
+import Foundation
+
+struct Parity: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare backends node by node against the reference backend.",
+        discussion: """
+        Runs the same input through each backend, forcing it in turn (nodes it \
+        cannot run go to the reference backend and are listed), and reports for \
+        every node the max absolute error and the max relative error (the absolute \
+        error divided by the largest magnitude of the reference output). Exits \
+        non-zero if a backend exceeds its documented tolerance. The last line is \
+        `parity ok` or `parity FAILED`.
+        """)
+
+    @Option(help: "The model file (.onnx).")
+    var model: String
+
+    @Option(name: .customLong("input"), help: "An input: .npy, .pb, or a photo for an image model. Default: seeded random values.")
+    var inputs: [String] = []
+
+    @Option(help: "Comma-separated backends to compare with the reference (default: every registered backend).")
+    var backends: String?
+
+    @Option(help: "Intra-op threads per run (default: every core).")
+    var threads: Int?
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() throws {
+        let loaded = try Model(contentsOf: model)
+        let registry = BackendRegistry.standard
+        let names = backends.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? registry.names
+        // The reference is the baseline, not a candidate.
+        let candidates = try registry.backends(named: names).filter { $0.name != ReferenceBackend.name }
+        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
+        let reports = try ParityCheck(model: loaded, threads: threads).run(inputs: feeds, backends: candidates)
+        let ok = reports.allSatisfy(\.passed)
+
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+        } else {
+            for report in reports {
+                print("\(report.backend) (tolerance \(report.tolerance) relative)")
+                for node in report.nodes {
+                    let flag = node.maxRelativeError > report.tolerance ? "  EXCEEDS" : ""
+                    print("  \(node.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(node.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(node.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) abs \(format(node.maxAbsoluteError))  rel \(format(node.maxRelativeError))\(flag)")
+                }
+                if !report.fallbacks.isEmpty {
+                    print("  fell back to reference: \(report.fallbacks.count) node(s): \(report.fallbacks.joined(separator: ", "))")
+                }
+                print("  max abs \(format(report.maxAbsoluteError)), max rel \(format(report.maxRelativeError)): \(report.passed ? "ok" : "FAILED")")
+            }
+        }
+        print(ok ? "parity ok" : "parity FAILED")
+        if !ok { throw ExitCode.failure }
+    }
+
+    private func format(_ value: Float) -> String { String(format: "%.3e", Double(value)) }
+}

@@ -1,0 +1,249 @@
+import XCTest
+import FoveaCore
+@testable import FoveaSIMD
+
+/// GEMM-based convolution (im2col or 1x1) sums each output in a different
+/// order than the reference (blocks of 1024 over the reduction, FMA), so it
+/// may differ by rounding: max |Δ| ≤ 1e-4 × (1 + max |reference|).
+let convGemmTolerance: Float = 1e-4
+/// Depthwise adds the taps in the reference's order; only FMA contraction
+/// could differ: max |Δ| ≤ 1e-5 × (1 + max |reference|).
+let convDepthwiseTolerance: Float = 1e-5
+
+/// A small deterministic generator (SplitMix64) so failures reproduce.
+struct ConvRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+    mutating func float() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
+    mutating func floats(_ count: Int) -> [Float] { (0..<count).map { _ in float() } }
+    mutating func pick<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
+}
+
+/// One convolution node with its inputs, ready to prepare and check.
+struct ConvCase: CustomStringConvertible {
+    var input: Tensor, weights: Tensor, bias: Tensor?
+    var attributes: ConvAttributes
+    var biasIsConstant = true
+
+    var description: String {
+        "X \(input.shape) W \(weights.shape) bias \(bias != nil) strides \(attributes.strides) dilations \(attributes.dilations) pads \(attributes.pads) autoPad \(attributes.autoPad) group \(attributes.group) activation \(attributes.activation.map(String.init(describing:)) ?? "none")"
+    }
+
+    var inputs: [Tensor?] { [input, weights, bias] }
+
+    func context() throws -> NodeContext {
+        let types = inputs.map { $0.map { TensorType(.float32, $0.shape) } }
+        let node = Node(name: "conv", op: .conv(attributes), inputs: bias == nil ? ["x", "w"] : ["x", "w", "b"], outputs: ["y"])
+        let outputs = try node.op.outputTypes(inputs: types, outputCount: 1)
+        var constants: [Int: Tensor] = [1: weights]
+        if let bias, biasIsConstant { constants[2] = bias }
+        return NodeContext(node: node, inputTypes: bias == nil ? Array(types.prefix(2)) : types,
+                           outputTypes: outputs, constantInputs: constants)
+    }
+
+    func reference() throws -> Tensor {
+        let context = try context()
+        return try ReferenceBackend.evaluate(context.op, inputs: bias == nil ? [input, weights] : inputs,
+                                             outputTypes: context.outputTypes)[0]
+    }
+
+    static func random(_ rng: inout ConvRandom, spatial: Int? = nil) -> ConvCase {
+        while true {
+            let kind = rng.int(0...9)
+            let groupChannels = rng.int(1...9), groupOutputs = rng.int(1...19)
+            var group = kind < 6 ? 1 : rng.int(2...3)
+            var channels = group * groupChannels, outputs = group * groupOutputs
+            if kind >= 8 { // depthwise
+                channels = rng.int(1...13); group = channels; outputs = channels
+            }
+            let height = spatial ?? rng.pick([1, 2, 5, 7, 9, 13, 16])
+            let width = spatial ?? rng.pick([1, 3, 7, 11, 13, 20])
+            let kernel = rng.pick([1, 1, 3, 3, 5, 7])
+            let kernelWidth = rng.int(0...4) == 0 ? rng.pick([1, 3]) : kernel
+            let strides = [rng.int(1...3), rng.int(1...3)]
+            let dilations = rng.int(0...3) == 0 ? [rng.int(1...2), rng.int(1...2)] : [1, 1]
+            let pads = (0..<4).map { _ in rng.int(0...3) }
+            let autoPad: AutoPad = rng.int(0...7) == 0 ? rng.pick([.sameUpper, .sameLower, .valid]) : .notSet
+            let batch = rng.int(0...4) == 0 ? 3 : 1
+            let attributes = ConvAttributes(kernelShape: [kernel, kernelWidth], strides: strides, dilations: dilations,
+                                            pads: autoPad == .notSet ? pads : [], autoPad: autoPad, group: group)
+            guard (try? SpatialGeometry(inputSize: [height, width], convolution: attributes)) != nil else { continue }
+            do {
+                let x = try Tensor(shape: [batch, channels, height, width], floats: rng.floats(batch * channels * height * width))
+                let wCount = outputs * (channels / group) * kernel * kernelWidth
+                let w = try Tensor(shape: [outputs, channels / group, kernel, kernelWidth], floats: rng.floats(wCount))
+                let b = rng.int(0...2) == 0 ? nil : try Tensor(shape: [outputs], floats: rng.floats(outputs))
+                return ConvCase(input: x, weights: w, bias: b, attributes: attributes,
+                                biasIsConstant: rng.int(0...5) != 0)
+            } catch {
+                continue
+            }
+        }
+    }
+}
+
+final class ConvolutionTests: XCTestCase {
+    let backend = SIMDBackend()
+    let isas = SIMDKernelISA.allCases.filter(\.isSupported)
+
+    func convPrepare(_ c: ConvCase, isa: SIMDKernelISA? = nil) throws -> any PreparedStep {
+        let context = try c.context()
+        XCTAssertTrue(backend.supports(context), "\(c)")
+        return try SIMDKernelISA.$forced.withValue(isa) { try backend.prepare(context) }
+    }
+
+    func convRun(_ step: any PreparedStep, _ c: ConvCase, threads: Int) throws -> Tensor {
+        let inputs = c.bias == nil ? [c.input, c.weights] : c.inputs
+        return try step.run(inputs, context: RunContext(threads: threads))[0]
+    }
+
+    func convAssertClose(_ result: Tensor, _ reference: Tensor, tolerance: Float, _ message: String,
+                         file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(result.shape, reference.shape, message, file: file, line: line)
+        guard let r = result.floats, let e = reference.floats, r.count == e.count else {
+            return XCTFail("not comparable: \(message)", file: file, line: line)
+        }
+        let scale = e.reduce(Float(0)) { max($0, abs($1)) }
+        let worst = zip(r, e).reduce(Float(0)) { let d = abs($1.0 - $1.1); return d.isNaN ? .infinity : max($0, d) }
+        XCTAssertLessThanOrEqual(worst, tolerance * (1 + scale), message, file: file, line: line)
+    }
+
+    func convTolerance(_ c: ConvCase) -> Float {
+        let g = c.attributes.group
+        return g == c.input.shape[1] && g == c.weights.shape[0] ? convDepthwiseTolerance : convGemmTolerance
+    }
+
+    /// 200 random small cases on every ISA variant this CPU runs.
+    func testRandomCasesMatchReference() throws {
+        var rng = ConvRandom(seed: 0xF0FEA)
+        var algorithms: Set<String> = []
+        var fusedPaths: Set<String> = []
+        // The fused activation is one more random parameter, from its own generator.
+        var activationRng = ConvRandom(seed: 0xAC7)
+        let activations: [FusedActivation?] = [nil, nil, .relu, .relu, .clip(min: 0, max: 0.5), .clip(min: -0.25, max: nil),
+                                               .leakyRelu(alpha: 0.1)]
+        for index in 0..<200 {
+            var c = ConvCase.random(&rng)
+            c.attributes.activation = activationRng.pick(activations)
+            let reference = try c.reference()
+            for isa in isas {
+                let step = try convPrepare(c, isa: isa)
+                let path = String(step.algorithm.prefix(while: { $0 != " " }))
+                algorithms.insert(path)
+                if c.attributes.activation != nil {
+                    XCTAssertTrue(step.algorithm.contains(" +"), step.algorithm)
+                    fusedPaths.insert(path)
+                }
+                let result = try convRun(step, c, threads: 1 + index % 2)
+                convAssertClose(result, reference, tolerance: convTolerance(c), "case \(index) \(isa) \(step.algorithm): \(c)")
+            }
+        }
+        // The random mix reaches every path.
+        XCTAssertEqual(algorithms, ["gemm", "im2col+gemm", "depthwise"])
+        XCTAssertEqual(fusedPaths, ["gemm", "im2col+gemm", "depthwise"])
+    }
+
+    /// A few larger planes (37 and 113) that cross many 32-column panels.
+    func testLargerPlanesMatchReference() throws {
+        var rng = ConvRandom(seed: 37)
+        let shapes: [(Int, Int, Int, Int, Int)] = [ // (spatial, channels, outputs, kernel, stride)
+            (37, 5, 11, 3, 1), (37, 40, 9, 1, 1), (113, 3, 8, 3, 2), (37, 31, 17, 3, 1), (19, 64, 16, 1, 1), (9, 120, 9, 3, 1),
+        ]
+        for (index, (spatial, channels, outputs, kernel, stride)) in shapes.enumerated() {
+            let x = try Tensor(shape: [1, channels, spatial, spatial], floats: rng.floats(channels * spatial * spatial))
+            let w = try Tensor(shape: [outputs, channels, kernel, kernel], floats: rng.floats(outputs * channels * kernel * kernel))
+            let b = try Tensor(shape: [outputs], floats: rng.floats(outputs))
+            let pad = kernel / 2
+            let c = ConvCase(input: x, weights: w, bias: b,
+                             attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [stride, stride],
+                                                        dilations: [1, 1], pads: [pad, pad, pad, pad],
+                                                        // Odd cases fuse a relu; 9x120x3x3 (k = 1080) has two reduction passes.
+                                                        activation: index % 2 == 1 ? .relu : nil))
+            let reference = try c.reference()
+            for isa in isas {
+                let step = try convPrepare(c, isa: isa)
+                convAssertClose(try convRun(step, c, threads: 2), reference, tolerance: convGemmTolerance, "\(isa): \(c)")
+            }
+        }
+    }
+
+    func testOneAndTwoThreadsGiveIdenticalResults() throws {
+        var rng = ConvRandom(seed: 2)
+        for _ in 0..<20 {
+            let c = ConvCase.random(&rng, spatial: 15)
+            for isa in isas {
+                let step = try convPrepare(c, isa: isa)
+                XCTAssertEqual(try convRun(step, c, threads: 1), try convRun(step, c, threads: 2), "\(isa): \(c)")
+            }
+        }
+    }
+
+    func testAlgorithmNamesSayWhatRuns() throws {
+        var rng = ConvRandom(seed: 3)
+        func make(_ channels: Int, _ outputs: Int, _ kernel: Int, group: Int = 1, pads: [Int] = [0, 0, 0, 0]) throws -> ConvCase {
+            ConvCase(input: try Tensor(shape: [1, channels, 9, 9], floats: rng.floats(channels * 81)),
+                     weights: try Tensor(shape: [outputs, channels / group, kernel, kernel],
+                                         floats: rng.floats(outputs * channels / group * kernel * kernel)),
+                     bias: nil, attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [1, 1], dilations: [1, 1], pads: pads, group: group))
+        }
+        XCTAssertTrue(try convPrepare(make(4, 6, 1)).algorithm.hasPrefix("gemm 1x1 8x32"))
+        XCTAssertTrue(try convPrepare(make(4, 6, 1, pads: [1, 0, 0, 0])).algorithm.hasPrefix("im2col+gemm 1x1"))
+        XCTAssertTrue(try convPrepare(make(4, 6, 3)).algorithm.hasPrefix("im2col+gemm 3x3 8x32"))
+        XCTAssertTrue(try convPrepare(make(6, 6, 3, group: 6)).algorithm.hasPrefix("depthwise 3x3"))
+        var fused = try make(4, 6, 1)
+        fused.attributes.activation = .relu
+        XCTAssertTrue(try convPrepare(fused).algorithm.hasSuffix(" +relu"))
+        fused.attributes.activation = .clip(min: 0, max: 6)
+        XCTAssertTrue(try convPrepare(fused).algorithm.hasSuffix(" +clip(0.0,6.0)"))
+    }
+
+    func testDeclinesWhatItDoesNotRun() throws {
+        var rng = ConvRandom(seed: 4)
+        let c = ConvCase.random(&rng)
+        let context = try c.context()
+        // Weights that are not constants.
+        let noConstants = NodeContext(node: context.node, inputTypes: context.inputTypes,
+                                      outputTypes: context.outputTypes, constantInputs: [:])
+        XCTAssertFalse(backend.supports(noConstants))
+        XCTAssertThrowsError(try backend.prepare(noConstants))
+        // A 1-D convolution.
+        let oneD = NodeContext(
+            node: Node(name: "c1", op: .conv(ConvAttributes(kernelShape: [3], strides: [1], dilations: [1], pads: [0, 0])),
+                       inputs: ["x", "w"], outputs: ["y"]),
+            inputTypes: [TensorType(.float32, [1, 2, 9]), TensorType(.float32, [4, 2, 3])],
+            outputTypes: [TensorType(.float32, [1, 4, 7])],
+            constantInputs: [1: Tensor(shape: [4, 2, 3], repeating: 1)])
+        XCTAssertFalse(backend.supports(oneD))
+        // Integer input.
+        let intInput = NodeContext(node: context.node, inputTypes: [TensorType(.int64, c.input.shape)] + context.inputTypes.dropFirst(),
+                                   outputTypes: context.outputTypes, constantInputs: context.constantInputs)
+        XCTAssertFalse(backend.supports(intInput))
+    }
+
+    func testWrongInputAtRunThrowsTypedError() throws {
+        var rng = ConvRandom(seed: 5)
+        let c = ConvCase.random(&rng)
+        let step = try convPrepare(c)
+        let wrong = Tensor(shape: [c.input.shape[0], c.input.shape[1], c.input.shape[2] + 1, c.input.shape[3]], repeating: 1)
+        XCTAssertThrowsError(try step.run([wrong, c.weights], context: RunContext(threads: 1))) { error in
+            XCTAssertEqual((error as? FoveaError)?.kind, .shapeMismatch)
+        }
+        let ints = try Tensor(shape: c.input.shape, int64s: [Int64](repeating: 1, count: c.input.count))
+        XCTAssertThrowsError(try step.run([ints, c.weights], context: RunContext(threads: 1))) { error in
+            XCTAssertEqual((error as? FoveaError)?.kind, .unsupported)
+        }
+        XCTAssertThrowsError(try step.run([], context: RunContext(threads: 1))) { error in
+            XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
+        }
+    }
+}

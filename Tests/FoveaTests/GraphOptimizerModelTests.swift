@@ -1,0 +1,60 @@
+import XCTest
+@testable import Fovea
+
+/// The standard graph passes on real models: same outputs on the reference
+/// backend (bit for bit: a fused activation runs on the finished sums, as the
+/// separate node did), and Model runs the optimized graph.
+final class GraphOptimizerModelTests: XCTestCase {
+    /// Seeded values in [-1, 1) for every graph input.
+    private func seededFeeds(_ graph: Graph, seed: UInt64) throws -> [String: Tensor] {
+        var state = seed
+        var feeds: [String: Tensor] = [:]
+        for input in graph.inputs {
+            let shape = try XCTUnwrap(input.knownShape, input.name)
+            let values = (0..<shape.elementCount).map { _ -> Float in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return Float(state >> 40) / Float(1 << 23) - 1
+            }
+            feeds[input.name] = try Tensor(shape: shape, floats: values)
+        }
+        return feeds
+    }
+
+    private func checkSameOutputs(_ file: String) throws -> Graph {
+        let graph = try ModelFile.loadGraph(contentsOf: TestData.model(file))
+        let optimized = try GraphOptimizer.standard.optimize(graph)
+        let feeds = try seededFeeds(graph, seed: 42)
+        let context = RunContext(threads: 1)
+        let expected = try ExecutionPlan(graph: graph, backends: [ReferenceBackend()]).run(feeds, context: context)
+        let actual = try ExecutionPlan(graph: optimized, backends: [ReferenceBackend()]).run(feeds, context: context)
+        XCTAssertEqual(Set(actual.keys), Set(graph.outputs.map(\.name)))
+        for (name, tensor) in expected {
+            XCTAssertEqual(actual[name], tensor, "\(file): output \(name)")
+        }
+        return optimized
+    }
+
+    func testTinyResNetGivesSameOutputsOptimized() throws {
+        let graph = try ModelFile.loadGraph(contentsOf: TestData.model("coreml/TinyResNet.onnx"))
+        let optimized = try checkSameOutputs("coreml/TinyResNet.onnx")
+        XCTAssertLessThanOrEqual(optimized.nodes.count, graph.nodes.count)
+    }
+
+    func testSqueezeNetFusesEveryReluIntoItsConv() throws {
+        let graph = try ModelFile.loadGraph(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let optimized = try checkSameOutputs("squeezenet1.1.onnx")
+        let convs = graph.opHistogram["Conv"] ?? 0
+        XCTAssertEqual(convs, 26)
+        XCTAssertEqual(optimized.opHistogram["Conv"], convs)
+        XCTAssertNil(optimized.opHistogram["Relu"])
+        XCTAssertEqual(optimized.nodes.count, graph.nodes.count - (graph.opHistogram["Relu"] ?? 0) - (graph.opHistogram["Dropout"] ?? 0))
+
+        // Model keeps and plans the optimized graph; the plan shows the fusion.
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
+                              configuration: ModelConfiguration(backends: ["simd"]))
+        XCTAssertEqual(model.graph.nodes.map(\.name), optimized.nodes.map(\.name))
+        let fused = try model.plan().assignments.filter { $0.opType == "Conv" }
+        XCTAssertEqual(fused.count, convs)
+        XCTAssertTrue(fused.allSatisfy { $0.algorithm.hasSuffix(" +relu") }, "\(fused.map(\.algorithm))")
+    }
+}
