@@ -48,7 +48,7 @@ enum ModelInputs {
 
     /// Seeded standard-normal inputs of the model's declared shapes (symbolic dimensions as 1).
     static func random(for model: Model, seed: UInt64 = 0) throws -> [String: Tensor] {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         var feeds: [String: Tensor] = [:]
         for input in model.graph.inputs {
             guard input.dataType == .float32, let dims = input.dimensions else {
@@ -62,23 +62,3 @@ enum ModelInputs {
     }
 }
 
-/// A small deterministic generator, so "random" inputs are the same every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A standard normal sample (Box–Muller).
-    mutating func nextGaussian() -> Float {
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &self)
-        let u2 = Double.random(in: 0..<1, using: &self)
-        return Float((-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2))
-    }
-}

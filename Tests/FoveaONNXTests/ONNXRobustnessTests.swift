@@ -36,7 +36,7 @@ final class ONNXRobustnessTests: XCTestCase {
     }
 
     func testRandomBytes() {
-        var generator = SplitMix64(seed: 2024)
+        var generator = SeededGenerator(seed: 2024)
         for _ in 0..<64 {
             let bytes = Data((0..<1024).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
             assertFoveaError(.invalidModel, containing: "random.onnx: ") {
@@ -51,7 +51,7 @@ final class ONNXRobustnessTests: XCTestCase {
         let node = B.node("Conv", ["x", "w", "b"], ["y"], attributes: [B.attribute("pads", ints: [1, 1, 1, 1]), B.attribute("group", int: 1)])
         let model = B.singleNode(node, initializers: [B.floatTensor("w", dims: [2, 2, 3, 3], [Float](repeating: 1, count: 36)), B.floatTensor("b", dims: [2], [0, 0])])
         let original = try B.serialized(model)
-        var generator = SplitMix64(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var loaded = 0
         for _ in 0..<500 {
             var bytes = original
@@ -101,15 +101,3 @@ final class ONNXRobustnessTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator, so random inputs are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-}

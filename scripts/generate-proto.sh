@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates Sources/FoveaCoreML/Proto/coreml-subset.pb.swift from coreml-subset.proto.
+# Regenerates the committed Swift for one of our .proto subsets:
+#   onnx    Sources/FoveaONNX/Proto/onnx-subset.proto     -> onnx-subset.pb.swift
+#   coreml  Sources/FoveaCoreML/Proto/coreml-subset.proto -> coreml-subset.pb.swift
 #
-# Usage: scripts/generate-coreml-proto.sh [SWIFT_PROTOBUF_DIR]
+# Usage: scripts/generate-proto.sh onnx|coreml [SWIFT_PROTOBUF_DIR]
 #
 # Needs protoc (Debian: protobuf-compiler) and protoc-gen-swift of the same
 # swift-protobuf version as the package dependency. The plugin is taken from,
@@ -15,7 +17,12 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-proto_dir="$root/Sources/FoveaCoreML/Proto"
+case "${1:-}" in
+    onnx) proto_dir="$root/Sources/FoveaONNX/Proto"; proto="onnx-subset" ;;
+    coreml) proto_dir="$root/Sources/FoveaCoreML/Proto"; proto="coreml-subset" ;;
+    *) echo "usage: scripts/generate-proto.sh onnx|coreml [SWIFT_PROTOBUF_DIR]" >&2; exit 2 ;;
+esac
+shift
 scratch="$root/.build-protoc-gen-swift"
 
 command -v protoc >/dev/null || { echo "error: protoc not found (apt-get install protobuf-compiler)" >&2; exit 1; }
@@ -55,5 +62,5 @@ protoc \
     --plugin=protoc-gen-swift="$plugin" \
     --swift_opt=Visibility=Internal \
     --swift_out="$proto_dir" \
-    "$proto_dir/coreml-subset.proto"
-echo "wrote $proto_dir/coreml-subset.pb.swift" >&2
+    "$proto_dir/$proto.proto"
+echo "wrote $proto_dir/$proto.pb.swift" >&2
