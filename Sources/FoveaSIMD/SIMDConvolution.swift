@@ -165,31 +165,54 @@ struct GemmConvolutionStep: PreparedStep {
         // two items per thread when the images and groups alone are too few.
         let images = l.batch * l.group
         let itemsWanted = (2 * context.threads + images - 1) / images
-        let blockPanels = max(1, min(panels, (64 * 1024) / (k * GemmKernelSet.tileColumns),
+        var cappedPanels = max(1, min(panels, (64 * 1024) / (k * GemmKernelSet.tileColumns),
                                      (panels + itemsWanted - 1) / itemsWanted))
+        let threads = context.threads
+        if threads > 1, images == 1 {
+            // A multiple of the thread count of blocks, so that `parallelFor`'s
+            // contiguous chunks get equal numbers of them.
+            let blocks = (panels + cappedPanels - 1) / cappedPanels
+            let balanced = (blocks + threads - 1) / threads * threads
+            cappedPanels = max(1, (panels + balanced - 1) / balanced)
+        }
+        let blockPanels = cappedPanels
         let blocksPerImage = (panels + blockPanels - 1) / blockPanels
+        // Fewer column blocks than two per thread (13x13 layers have only 6
+        // panels): split the output channels of a 1x1 convolution as well,
+        // again into a multiple of the thread count. Measured slower, so not
+        // done: splitting larger layers (the up-front packing of all panels
+        // no longer stays in L2) and 13x13 3x3 layers (the extra parallel
+        // im2col pass costs more than the better balance wins).
+        let rowPanels = GemmPacking.rowPanels(l.groupOutputs)
+        let blockItems = images * blocksPerImage
+        let chunksWanted = (4 * threads + blockItems - 1) / blockItems
+        let rowChunks = threads > 1 && l.isPointwise && blockItems < 2 * threads
+            ? min(rowPanels, (chunksWanted + threads - 1) / threads * threads) : 1
         let output = [Float](unsafeUninitializedCapacity: total) { buffer, count in
             guard let y = buffer.baseAddress else { count = 0; return }
             input.withUnsafeBufferPointer { xBuffer in
                 packedWeights.withUnsafeBufferPointer { wBuffer in
                     (bias ?? []).withUnsafeBufferPointer { biasBuffer in
                         guard let x = xBuffer.baseAddress, let w = wBuffer.baseAddress else { return }
-                        let shared = (x: GemmSharedReadPointer(base: x), w: GemmSharedReadPointer(base: w),
-                                      y: GemmSharedPointer(base: y),
-                                      bias: bias == nil ? nil : biasBuffer.baseAddress.map { GemmSharedReadPointer(base: $0) })
+                        let shared = GemmConvolutionOperands(
+                            x: GemmSharedReadPointer(base: x), w: GemmSharedReadPointer(base: w),
+                            y: GemmSharedPointer(base: y),
+                            bias: bias == nil ? nil : biasBuffer.baseAddress.map { GemmSharedReadPointer(base: $0) })
+                        if rowChunks > 1 {
+                            runSplit(shared, images: images, blockPanels: blockPanels, rowChunks: rowChunks, context: context)
+                            return
+                        }
                         context.parallelFor(images * blocksPerImage) { items in
                             let scratch = UnsafeMutablePointer<Float>.allocate(capacity: blockPanels * k * GemmKernelSet.tileColumns)
                             defer { scratch.deallocate() }
                             for item in items {
                                 let image = item / blocksPerImage, block = item % blocksPerImage
-                                let n = image / l.group, g = image % l.group
                                 let firstPanel = block * blockPanels
                                 let panelCount = min(blockPanels, panels - firstPanel)
-                                runBlock(x: shared.x.base + (n * l.channels + g * l.groupChannels) * l.inputPlane,
-                                         weights: shared.w.base + g * groupStride,
-                                         bias: shared.bias.map { $0.base + g * GemmPacking.rowPanels(l.groupOutputs) * GemmKernelSet.tileRows },
-                                         y: shared.y.base + (n * l.outputChannels + g * l.groupOutputs) * positions,
-                                         firstPanel: firstPanel, panelCount: panelCount, scratch: scratch)
+                                let operands = imageOperands(shared, image: image)
+                                pack(x: operands.x, firstPanel: firstPanel, panelCount: panelCount, into: scratch)
+                                runColumns(operands, rowPanels: 0..<rowPanels, firstPanel: firstPanel, panelCount: panelCount,
+                                           packed: scratch, firstPacked: max(firstPanel, packedPanelStart))
                             }
                         }
                     }
@@ -200,36 +223,105 @@ struct GemmConvolutionStep: PreparedStep {
         return [try Tensor(shape: l.outputShape, floats: output)]
     }
 
-    /// Output columns `32 × firstPanel ..< 32 × (firstPanel + panelCount)` of one (image, group).
-    private func runBlock(x: UnsafePointer<Float>, weights: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-                          y: UnsafeMutablePointer<Float>, firstPanel: Int, panelCount: Int,
-                          scratch: UnsafeMutablePointer<Float>) {
+    /// Packs every (image, column panel) into one shared scratch in parallel,
+    /// then runs the GEMM over (image, row chunk, column block) items, so each
+    /// column panel is packed once however many row chunks read it. Every
+    /// output tile still sees the same kernel calls over `k`, so the result
+    /// does not depend on the split.
+    private func runSplit(_ shared: GemmConvolutionOperands, images: Int, blockPanels: Int, rowChunks: Int,
+                          context: RunContext) {
+        let l = layout
+        let k = l.reduction, width = GemmKernelSet.tileColumns
+        let panels = GemmPacking.columnPanels(l.outputPlane)
+        let firstPacked = packedPanelStart
+        let packedPerImage = panels - firstPacked
+        let panelFloats = k * width
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, images * packedPerImage * panelFloats))
+        defer { scratch.deallocate() }
+        let sharedScratch = GemmSharedPointer(base: scratch)
+        context.parallelFor(images * packedPerImage) { items in
+            for item in items {
+                let image = item / packedPerImage, panel = item % packedPerImage
+                pack(x: imageOperands(shared, image: image).x, firstPanel: firstPacked + panel, panelCount: 1,
+                     into: sharedScratch.base + item * panelFloats)
+            }
+        }
+        let rowPanels = GemmPacking.rowPanels(l.groupOutputs)
+        let blocksPerImage = (panels + blockPanels - 1) / blockPanels
+        let itemsPerImage = rowChunks * blocksPerImage
+        context.parallelFor(images * itemsPerImage) { items in
+            for item in items {
+                let image = item / itemsPerImage
+                let chunk = (item % itemsPerImage) / blocksPerImage, block = item % blocksPerImage
+                let rows = (rowPanels * chunk / rowChunks)..<(rowPanels * (chunk + 1) / rowChunks)
+                let firstPanel = block * blockPanels
+                runColumns(imageOperands(shared, image: image), rowPanels: rows, firstPanel: firstPanel,
+                           panelCount: min(blockPanels, panels - firstPanel),
+                           packed: sharedScratch.base + image * packedPerImage * panelFloats, firstPacked: firstPacked)
+            }
+        }
+    }
+
+    /// The first column panel that must be packed: a 1x1 convolution reads
+    /// whole panels of its input planes in place.
+    private var packedPanelStart: Int {
+        layout.isPointwise ? layout.outputPlane / GemmKernelSet.tileColumns : 0
+    }
+
+    /// One (image, group)'s input planes, packed weights, padded bias and output planes.
+    private func imageOperands(_ shared: GemmConvolutionOperands, image: Int) -> GemmImageOperands {
+        let l = layout
+        let n = image / l.group, g = image % l.group
+        return GemmImageOperands(
+            x: shared.x.base + (n * l.channels + g * l.groupChannels) * l.inputPlane,
+            weights: shared.w.base + g * groupStride,
+            bias: shared.bias.map { $0.base + g * GemmPacking.rowPanels(l.groupOutputs) * GemmKernelSet.tileRows },
+            y: shared.y.base + (n * l.outputChannels + g * l.groupOutputs) * l.outputPlane)
+    }
+
+    /// Packs the panels of `firstPanel ..< firstPanel + panelCount` that are
+    /// not read in place, as panels `max(firstPanel, packedPanelStart)...` one after another.
+    private func pack(x: UnsafePointer<Float>, firstPanel: Int, panelCount: Int, into scratch: UnsafeMutablePointer<Float>) {
+        let l = layout
+        let first = max(firstPanel, packedPanelStart)
+        let count = firstPanel + panelCount - first
+        guard count > 0 else { return }
+        if l.isPointwise {
+            GemmPacking.packB(k: l.reduction, columns: l.outputPlane, firstPanel: first, panelCount: count,
+                              source: x, rowStride: l.outputPlane, columnStride: 1, into: scratch)
+        } else {
+            im2col.pack(x: x, firstPanel: first, panelCount: count, into: scratch)
+        }
+    }
+
+    /// Output rows of `rowPanels` (8 per panel) and columns `32 × firstPanel ..< 32 × (firstPanel + panelCount)`
+    /// of one (image, group). Panels before `packedPanelStart` are read in
+    /// place; the others from `packed`, whose first panel is `firstPacked`.
+    private func runColumns(_ operands: GemmImageOperands, rowPanels: Range<Int>, firstPanel: Int, panelCount: Int,
+                            packed: UnsafeMutablePointer<Float>, firstPacked: Int) {
         let l = layout
         let k = l.reduction, positions = l.outputPlane
-        let width = GemmKernelSet.tileColumns
-        let rows = l.groupOutputs, rowPanels = GemmPacking.rowPanels(rows)
-        // Whole panels of a 1x1 convolution read the input planes in place;
-        // everything else (and a partial last 1x1 panel) is packed into scratch.
-        var directPanels = 0
-        if l.isPointwise {
-            directPanels = max(0, min(panelCount, positions / width - firstPanel))
-            if directPanels > 0 {
-                runPasses(k: k, weights: weights, rows: rows, rowPanels: rowPanels, b: x + firstPanel * width,
-                          ldb: positions, bPanelStride: width, panelCount: directPanels,
-                          columns: directPanels * width, bias: bias, y: y + firstPanel * width, ldc: positions)
-            }
-            if directPanels == panelCount { return }
-            GemmPacking.packB(k: k, columns: positions, firstPanel: firstPanel + directPanels,
-                              panelCount: panelCount - directPanels, source: x, rowStride: positions,
-                              columnStride: 1, into: scratch)
-        } else {
-            im2col.pack(x: x, firstPanel: firstPanel, panelCount: panelCount, into: scratch)
+        let width = GemmKernelSet.tileColumns, tileRows = GemmKernelSet.tileRows
+        guard !rowPanels.isEmpty else { return }
+        let firstRow = rowPanels.lowerBound * tileRows
+        let rows = min(rowPanels.count * tileRows, l.groupOutputs - firstRow)
+        let weights = operands.weights + rowPanels.lowerBound * k * tileRows
+        let bias = operands.bias.map { $0 + firstRow }
+        let y = operands.y + firstRow * positions
+        let directPanels = max(0, min(panelCount, packedPanelStart - firstPanel))
+        if directPanels > 0 {
+            runPasses(k: k, weights: weights, rows: rows, rowPanels: rowPanels.count, b: operands.x + firstPanel * width,
+                      ldb: positions, bPanelStride: width, panelCount: directPanels,
+                      columns: directPanels * width, bias: bias, y: y + firstPanel * width, ldc: positions)
         }
-        let first = (firstPanel + directPanels) * width
-        runPasses(k: k, weights: weights, rows: rows, rowPanels: rowPanels, b: scratch, ldb: width,
-                  bPanelStride: k * width, panelCount: panelCount - directPanels,
-                  columns: min((panelCount - directPanels) * width, positions - first),
-                  bias: bias, y: y + first, ldc: positions)
+        let remaining = panelCount - directPanels
+        guard remaining > 0 else { return }
+        let first = firstPanel + directPanels
+        runPasses(k: k, weights: weights, rows: rows, rowPanels: rowPanels.count,
+                  b: packed + (first - firstPacked) * k * width, ldb: width,
+                  bPanelStride: k * width, panelCount: remaining,
+                  columns: min(remaining * width, positions - first * width),
+                  bias: bias, y: y + first * width, ldc: positions)
     }
 
     /// The GEMM in passes of `reductionBlock` rows of B; the first pass adds
@@ -247,4 +339,20 @@ struct GemmConvolutionStep: PreparedStep {
             start += depth
         }
     }
+}
+
+/// The pointers a convolution run shares between its parallel work items.
+struct GemmConvolutionOperands: Sendable {
+    let x: GemmSharedReadPointer
+    let w: GemmSharedReadPointer
+    let y: GemmSharedPointer
+    let bias: GemmSharedReadPointer?
+}
+
+/// One (image, group)'s slice of ``GemmConvolutionOperands``.
+struct GemmImageOperands {
+    let x: UnsafePointer<Float>
+    let weights: UnsafePointer<Float>
+    let bias: UnsafePointer<Float>?
+    let y: UnsafeMutablePointer<Float>
 }

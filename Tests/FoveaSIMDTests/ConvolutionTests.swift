@@ -182,6 +182,30 @@ final class ConvolutionTests: XCTestCase {
         }
     }
 
+    /// 13x13 planes have too few column panels for the threads, so the
+    /// output channels are split too; every thread count gives the same bits.
+    func testOutputChannelSplitIsIdenticalAcrossThreadCounts() throws {
+        var rng = ConvRandom(seed: 13)
+        for (kernel, channels, outputs) in [(1, 40, 101), (3, 12, 45)] {
+            let x = try Tensor(shape: [1, channels, 13, 13], floats: rng.floats(channels * 169))
+            let w = try Tensor(shape: [outputs, channels, kernel, kernel], floats: rng.floats(outputs * channels * kernel * kernel))
+            let b = try Tensor(shape: [outputs], floats: rng.floats(outputs))
+            let pad = kernel / 2
+            let c = ConvCase(input: x, weights: w, bias: b,
+                             attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [1, 1], dilations: [1, 1],
+                                                        pads: [pad, pad, pad, pad], activation: .relu))
+            let reference = try c.reference()
+            for isa in isas {
+                let step = try convPrepare(c, isa: isa)
+                let one = try convRun(step, c, threads: 1)
+                convAssertClose(one, reference, tolerance: convGemmTolerance, "\(isa): \(c)")
+                for threads in [2, 3, 5] {
+                    XCTAssertEqual(try convRun(step, c, threads: threads), one, "\(isa) \(threads) threads: \(c)")
+                }
+            }
+        }
+    }
+
     func testAlgorithmNamesSayWhatRuns() throws {
         var rng = ConvRandom(seed: 3)
         func make(_ channels: Int, _ outputs: Int, _ kernel: Int, group: Int = 1, pads: [Int] = [0, 0, 0, 0]) throws -> ConvCase {
