@@ -13,10 +13,11 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
     ],
     targets: [
         // Graph IR, tensors, shape inference, executor and the reference backend.
-        .target(name: "FoveaCore"),
+        .target(name: "FoveaCore", dependencies: [.product(name: "Atomics", package: "swift-atomics")]),
 
         // ONNX protobuf -> Graph. The generated Swift in Sources/FoveaONNX/Proto is committed.
         .target(
@@ -72,7 +73,7 @@ let package = Package(
             dependencies: ["Fovea", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore"]),
+        .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore"]),

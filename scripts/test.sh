@@ -11,7 +11,7 @@ swift_status=${PIPESTATUS[0]}
 
 # The concurrency tests again under ThreadSanitizer (a separate build, only that class).
 echo "== swift test --sanitize=thread (concurrency)"
-swift test --scratch-path .build-tsan --sanitize=thread --filter ClassificationConcurrencyTests 2>&1 | tee "$log/tsan.txt"
+swift test --scratch-path .build-tsan --sanitize=thread --filter "ClassificationConcurrencyTests|WorkerPoolTests|BackendPlanningTests" 2>&1 | tee "$log/tsan.txt"
 tsan_status=${PIPESTATUS[0]}
 
 echo "== C kernels (cmake + ctest)"

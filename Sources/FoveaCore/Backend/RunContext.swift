@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Per-run settings handed to every step: how many threads a step may use.
 ///
 /// Steps split their work with ``parallelFor(_:_:)``; the thread count can
@@ -16,8 +14,10 @@ public struct RunContext: Sendable {
     public static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
     /// Calls `body` on disjoint chunks covering `0 ..< count`, on up to
-    /// ``threads`` threads at once, and returns when all are done. Chunks are
-    /// contiguous, so a body can keep per-chunk scratch memory.
+    /// ``threads`` threads at once (the caller and Fovea's worker threads), and
+    /// returns when all are done. Chunks are contiguous, so a body can keep
+    /// per-chunk scratch memory, and they depend only on `count` and
+    /// ``threads``, so results do not depend on which thread ran which chunk.
     public func parallelFor(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
         guard count > 0 else { return }
         let chunks = Swift.min(threads, count)
@@ -25,7 +25,7 @@ public struct RunContext: Sendable {
             body(0..<count)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+        WorkerPool.shared.run(chunks: chunks, helpers: chunks - 1) { chunk in
             let start = count * chunk / chunks
             let end = count * (chunk + 1) / chunks
             if start < end { body(start..<end) }
