@@ -169,11 +169,12 @@ struct GemmConvolutionStep: PreparedStep {
                                      (panels + itemsWanted - 1) / itemsWanted))
         let threads = context.threads
         if threads > 1, images == 1 {
-            // A multiple of the thread count of blocks, so that `parallelFor`'s
-            // contiguous chunks get equal numbers of them.
-            let blocks = (panels + cappedPanels - 1) / cappedPanels
-            let balanced = (blocks + threads - 1) / threads * threads
-            cappedPanels = max(1, (panels + balanced - 1) / balanced)
+            // Shrink the blocks until their count is a multiple of the thread
+            // count, so that `parallelFor`'s contiguous chunks get equal numbers
+            // of them (13×13 = 6 panels: 6 blocks of 1, not 3 blocks of 2).
+            while cappedPanels > 1, ((panels + cappedPanels - 1) / cappedPanels) % threads != 0 {
+                cappedPanels -= 1
+            }
         }
         let blockPanels = cappedPanels
         let blocksPerImage = (panels + blockPanels - 1) / blockPanels
