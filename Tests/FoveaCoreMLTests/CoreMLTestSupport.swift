@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import FoveaCore
+import FoveaSIMD
 
 /// Test data in ../shared/models (beside the package), never copied into the project.
 enum CoreMLTestData {
@@ -48,9 +49,12 @@ enum CoreMLTestData {
         return try Tensor(shape: [1, 3, height, width], floats: values)
     }
 
-    /// Runs `graph` on the reference backend and returns output `name`'s floats.
-    static func run(_ graph: Graph, _ inputs: [String: Tensor], output: String? = nil) throws -> [Float] {
-        let plan = try ExecutionPlan(graph: graph)
+    /// Every backend, each forced in turn: `[]` is the reference backend alone.
+    static let backendChoices: [(name: String, backends: [any Backend])] = [("reference", []), ("simd", [SIMDBackend()])]
+
+    /// Runs `graph` (on `backends`, the reference backend by default) and returns output `name`'s floats.
+    static func run(_ graph: Graph, _ inputs: [String: Tensor], output: String? = nil, backends: [any Backend] = []) throws -> [Float] {
+        let plan = try ExecutionPlan(graph: graph, backends: backends)
         let outputs = try plan.run(inputs)
         let name = output ?? graph.outputs[0].name
         guard let tensor = outputs[name] else { throw FoveaError(.invalidArgument, "no output \(name)") }
