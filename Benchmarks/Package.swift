@@ -3,7 +3,7 @@ import PackageDescription
 
 // Fovea's benchmarks, kept out of the main package so its build does not pay
 // for the benchmark harness. Run from this directory:
-//   swift package -Xswiftc -target-cpu -Xswiftc native benchmark
+//   swift package benchmark   (the SIMD kernels pick their ISA at run time; no CPU flags needed)
 let package = Package(
     name: "FoveaBenchmarks",
     platforms: [.macOS(.v13)],

@@ -3,7 +3,7 @@ import Fovea
 import Foundation
 
 // End-to-end latency of the real models in ../shared/models (beside the checkout),
-// one image per run, on the reference backend.
+// one image per run, on each backend forced in turn (threads: every core).
 let models = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/models").path
@@ -13,13 +13,9 @@ let benchmarks: @Sendable () -> Void = {
                                            maxDuration: .seconds(10), maxIterations: 20)
 
     for name in ["squeezenet1.1", "squeezenet1.0"] {
-        Benchmark("\(name) reference batch 1") { benchmark in
-            let model = try Model(contentsOf: "\(models)/\(name).onnx")
-            let image = try ImageDecoder.decode(contentsOf: "\(models)/photos/red_panda.224.ppm")
-            let input = try PixelNormalization.imageNet.tensor(from: [image])
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations {
-                blackHole(try model.predict(["data": input]))
+        for backend in BackendRegistry.standard.names {
+            Benchmark("\(name) \(backend) batch 1") { benchmark in
+                try run(model: name, backend: backend, benchmark)
             }
         }
     }
@@ -29,5 +25,16 @@ let benchmarks: @Sendable () -> Void = {
             let image = try ImageDecoder.decode(contentsOf: "\(models)/photos/red_panda.jpg")
             blackHole(try image.resizedShorterSide(to: 256).centerCropped(width: 224, height: 224))
         }
+    }
+}
+
+/// One image through `model` on `backend`, per iteration.
+func run(model name: String, backend: String, _ benchmark: Benchmark) throws {
+    let model = try Model(contentsOf: "\(models)/\(name).onnx", configuration: ModelConfiguration(backends: [backend]))
+    let image = try ImageDecoder.decode(contentsOf: "\(models)/photos/red_panda.224.ppm")
+    let input = try PixelNormalization.imageNet.tensor(from: [image])
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        blackHole(try model.predict(["data": input]))
     }
 }
