@@ -15,8 +15,9 @@ enum ModelInputs {
     }
 
     /// Inputs for every graph input, in order, from files: tensors (`.npy`,
-    /// `.pb`), or for a single image input a photo (`.jpg`, `.png`, `.ppm`),
-    /// resized and centre-cropped to the model's size and ImageNet-normalized.
+    /// `.pb`), or for the model's image input a photo (`.jpg`, `.png`, `.ppm`),
+    /// oriented, cropped, scaled and normalized as the model's description says
+    /// (the same preprocessing as `fovea classify`).
     static func fromFiles(_ paths: [String], model: Model) throws -> [String: Tensor] {
         let inputs = model.graph.inputs
         guard paths.count == inputs.count else {
@@ -26,24 +27,17 @@ enum ModelInputs {
         for (input, path) in zip(inputs, paths) {
             let ext = (path as NSString).pathExtension.lowercased()
             if ["jpg", "jpeg", "png", "ppm", "pgm"].contains(ext) {
-                feeds[input.name] = try imageTensor(path, for: input)
+                guard let image = model.modelDescription.imageInput, image.name == input.name else {
+                    throw ValidationError("input '\(input.name)' (\(input.shapeDescription)) is not the model's image input; give a .npy or .pb tensor")
+                }
+                let request = try ClassificationRequest(model: model)
+                let prepared = try request.preparedImage(for: try ImageRequestHandler(contentsOf: path).image)
+                feeds[input.name] = try image.normalization.tensor(from: [prepared])
             } else {
                 feeds[input.name] = try tensor(at: path)
             }
         }
         return feeds
-    }
-
-    private static func imageTensor(_ path: String, for input: ValueInfo) throws -> Tensor {
-        guard let dims = input.dimensions, dims.count == 4, case .known(let height) = dims[2], case .known(let width) = dims[3] else {
-            throw ValidationError("input '\(input.name)' is \(input.shapeDescription), not an N×3×H×W image; give a .npy or .pb tensor")
-        }
-        var image = try ImageDecoder.decode(contentsOf: path)
-        if image.width != width || image.height != height {
-            let shorter = Int((Double(min(width, height)) / 0.875).rounded())
-            image = try image.resizedShorterSide(to: shorter).centerCropped(width: width, height: height)
-        }
-        return try PixelNormalization.imageNet.tensor(from: [image])
     }
 
     /// Seeded standard-normal inputs of the model's declared shapes (symbolic dimensions as 1).
