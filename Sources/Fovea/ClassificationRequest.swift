@@ -56,10 +56,19 @@ public struct ClassificationRequest: Sendable {
                                           cropFraction: self.image.cropFraction)
     }
 
+    /// The model's input tensor for an upright image: cropped, scaled and normalized.
+    public func inputTensor(for image: RGBImage) throws -> Tensor {
+        try self.image.normalization.tensor(from: [try preparedImage(for: image)])
+    }
+
     /// Classifies an upright image: crop and scale, normalize, run, rank.
     public func observations(for image: RGBImage) throws -> [ClassificationObservation] {
-        let prepared = try preparedImage(for: image)
-        return try observations(forInputTensor: try self.image.normalization.tensor(from: [prepared]))
+        try observations(forPreparedImage: try preparedImage(for: image))
+    }
+
+    /// Classifies a picture already cropped and scaled by ``preparedImage(for:)``.
+    public func observations(forPreparedImage prepared: RGBImage) throws -> [ClassificationObservation] {
+        try observations(forInputTensor: try image.normalization.tensor(from: [prepared]))
     }
 
     /// Classifies an already normalized `1×C×H×W` tensor.

@@ -61,8 +61,8 @@ public final class Model: Sendable {
         self.configuration = configuration
         self.modelDescription = description
         self.plans = plans
+        // The graph was validated by GraphOptimizer.optimize (every path here goes through it).
         try FoveaError.at(.init(file: path.isEmpty ? nil : path)) {
-            try graph.validateStructure()
             // Build the default plan now so shape errors surface at load time.
             if graph.inputs.allSatisfy({ $0.knownShape != nil }) {
                 _ = try plans.plan(for: [:])

@@ -136,9 +136,3 @@ public struct ClassifierOutputNames: Sendable, Equatable {
     }
 }
 
-extension PixelNormalization {
-    /// `x = p / 255`, one gray channel.
-    public static var unitGray: PixelNormalization {
-        (try? PixelNormalization(mean: [0], std: [1], channelOrder: .gray)) ?? .unitRange
-    }
-}

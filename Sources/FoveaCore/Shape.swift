@@ -14,6 +14,16 @@ extension Array where Element == Int {
         return strides
     }
 
+    /// Element strides of a tensor of this shape read as `output` (0 on
+    /// broadcast axes). The shape must broadcast to `output` (see ``broadcastShape(_:_:)``).
+    public func broadcastStrides(to output: [Int]) -> [Int] {
+        let own = rowMajorStrides
+        let lead = output.count - count
+        return output.indices.map { axis in
+            axis < lead || self[axis - lead] == 1 ? 0 : own[axis - lead]
+        }
+    }
+
     /// `2×3×224×224`, `scalar` for `[]`.
     public var shapeDescription: String {
         isEmpty ? "scalar" : map(String.init).joined(separator: "×")

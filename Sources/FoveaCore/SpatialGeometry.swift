@@ -196,13 +196,13 @@ public struct SpatialGeometry: Sendable, Equatable {
     }
 
     /// Division rounding toward negative infinity (Swift's `/` rounds toward zero).
-    static func floorDivide(_ a: Int, _ b: Int) -> Int {
+    public static func floorDivide(_ a: Int, _ b: Int) -> Int {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
     /// Division rounding toward positive infinity.
-    static func ceilDivide(_ a: Int, _ b: Int) -> Int {
+    public static func ceilDivide(_ a: Int, _ b: Int) -> Int {
         -floorDivide(-a, b)
     }
 }

@@ -56,8 +56,9 @@ extension CoreMLLayerTranslator {
         try builder.chain(ops, input: x, output: y)
     }
 
-    /// `add` and `multiply`: one input combines with `alpha`; several combine with each other (broadcasting).
-    func elementwise(_ layer: CoreML_Specification_NeuralNetworkLayer, op: Op, alpha: Float, single: UnaryFunction) throws {
+    /// `add` and `multiply`: one input goes through `single` (which carries the
+    /// layer's `alpha`); several combine with each other (broadcasting).
+    func elementwise(_ layer: CoreML_Specification_NeuralNetworkLayer, op: Op, single: UnaryFunction) throws {
         let y = try output(layer)
         switch layer.input.count {
         case 0:

@@ -60,8 +60,8 @@ struct CoreMLLayerTranslator {
             try builder.add(.lrn(attributes), inputs: [try input(layer, 0, of: 1)], output: try output(layer))
         case .padding(let p): try padding(p, layer)
         case .unary(let p): try unary(p, layer)
-        case .add(let p): try elementwise(layer, op: .add, alpha: p.alpha, single: .linear(alpha: 1, beta: p.alpha))
-        case .multiply(let p): try elementwise(layer, op: .mul, alpha: p.alpha, single: .linear(alpha: p.alpha, beta: 0))
+        case .add(let p): try elementwise(layer, op: .add, single: .linear(alpha: 1, beta: p.alpha))
+        case .multiply(let p): try elementwise(layer, op: .mul, single: .linear(alpha: p.alpha, beta: 0))
         case .average: try average(layer)
         case .scale(let p): try scale(p, layer)
         case .bias(let p):

@@ -54,7 +54,7 @@ struct CoreMLModelBuilder {
         }
 
         let metadata = CoreMLFeatures.metadata(description.metadata)
-        let graph = Graph(name: NSStringLike(path: fileName).lastPathComponent, inputs: graphInputs, outputs: graphOutputs,
+        let graph = Graph(name: fileName.split(separator: "/").last.map(String.init) ?? fileName, inputs: graphInputs, outputs: graphOutputs,
                           nodes: builder.nodes, initializers: builder.initializers,
                           metadata: graphMetadata(metadata))
         try graph.validateStructure()
@@ -136,11 +136,5 @@ struct CoreMLModelBuilder {
         result.properties = metadata.userDefined
         return result
     }
-}
-
-/// `lastPathComponent` without Foundation's NSString.
-private struct NSStringLike {
-    let path: String
-    var lastPathComponent: String { path.split(separator: "/").last.map(String.init) ?? path }
 }
 

@@ -46,7 +46,7 @@ enum CoreMLWeights {
         }
         let bytes = [UInt8](data)
         return stride(from: 0, to: bytes.count, by: 2).map { i in
-            halfToFloat(UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
+            Float(halfBits: UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8)
         }
     }
 
@@ -60,22 +60,6 @@ enum CoreMLWeights {
             let bits = UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
             return Float(bitPattern: bits)
         }
-    }
-
-    /// Converts an IEEE half (including subnormals, infinities and NaN) to Float.
-    static func halfToFloat(_ h: UInt16) -> Float {
-        let sign = UInt32(h & 0x8000) << 16
-        let exponent = Int((h >> 10) & 0x1f)
-        let mantissa = UInt32(h & 0x3ff)
-        if exponent == 0 {
-            // Zero or subnormal: mantissa × 2^-24.
-            let magnitude = Float(mantissa) * Float(sign: .plus, exponent: -24, significand: 1)
-            return sign != 0 ? -magnitude : magnitude
-        }
-        if exponent == 31 {
-            return Float(bitPattern: sign | 0x7f80_0000 | (mantissa << 13))
-        }
-        return Float(bitPattern: sign | UInt32(exponent - 15 + 127) << 23 | (mantissa << 13))
     }
 
     /// Unpacks `count` indices of `bits` bits each, most significant bit first

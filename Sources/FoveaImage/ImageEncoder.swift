@@ -19,14 +19,14 @@ public enum ImageEncoder {
         let measured = image.pixels.withUnsafeBytes { pixels in
             png_image_write_to_memory(&png, nil, &size, 0, pixels.baseAddress, stride, nil)
         }
-        guard measured != 0, size > 0 else { throw FoveaError(.invalidImage, "cannot encode PNG (libpng: \(message(of: png)))") }
+        guard measured != 0, size > 0 else { throw FoveaError(.invalidImage, "cannot encode PNG (libpng: \(PNGDecoder.message(of: png)))") }
         var output = [UInt8](repeating: 0, count: size)
         let written = output.withUnsafeMutableBytes { buffer in
             image.pixels.withUnsafeBytes { pixels in
                 png_image_write_to_memory(&png, buffer.baseAddress, &size, 0, pixels.baseAddress, stride, nil)
             }
         }
-        guard written != 0 else { throw FoveaError(.invalidImage, "cannot encode PNG (libpng: \(message(of: png)))") }
+        guard written != 0 else { throw FoveaError(.invalidImage, "cannot encode PNG (libpng: \(PNGDecoder.message(of: png)))") }
         return Data(output.prefix(size))
     }
 
@@ -59,10 +59,5 @@ public enum ImageEncoder {
         default:
             throw FoveaError(.invalidArgument, "cannot write '\(path)': use a .png, .ppm or .jpg file name")
         }
-    }
-
-    private static func message(of image: png_image) -> String {
-        let text = withUnsafeBytes(of: image.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        return text.isEmpty ? "unknown error" : text
     }
 }

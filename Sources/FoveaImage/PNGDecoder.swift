@@ -63,12 +63,11 @@ enum PNGDecoder {
 
     /// The error for a failed libpng call (truncation was ruled out before).
     private static func failure(_ image: png_image) -> FoveaError {
-        let detail = message(of: image)
-        return FoveaError(.invalidImage, "corrupt PNG data (libpng: \(detail))")
+        FoveaError(.invalidImage, "corrupt PNG data (libpng: \(message(of: image)))")
     }
 
-    /// libpng's NUL-terminated `message[64]`.
-    private static func message(of image: png_image) -> String {
+    /// libpng's NUL-terminated `message[64]` (shared with ``ImageEncoder``).
+    static func message(of image: png_image) -> String {
         let text = withUnsafeBytes(of: image.message) { bytes in
             String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
         }

@@ -76,6 +76,9 @@ public struct PixelNormalization: Sendable, Equatable {
     /// `x = p / 255`, RGB.
     public static let unitRange = PixelNormalization(uncheckedMean: [0, 0, 0], std: [1, 1, 1], channelOrder: .rgb)
 
+    /// `x = p / 255`, one gray channel.
+    public static let unitGray = PixelNormalization(uncheckedMean: [0], std: [1], channelOrder: .gray)
+
     /// Throws `.invalidArgument` unless the statistics are usable.
     public func validate() throws {
         let channels = channelOrder.channelCount

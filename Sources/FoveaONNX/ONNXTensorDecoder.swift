@@ -83,7 +83,7 @@ enum ONNXTensorDecoder {
         case .float16:
             try check(elementSize: 2)
             let bits: [UInt16] = copyElements(data, count: count)
-            return .float32(bits.map { floatFromHalf(UInt16(littleEndian: $0)) })
+            return .float32(bits.map { Float(halfBits: UInt16(littleEndian: $0)) })
         case .int64:
             try check(elementSize: 8)
             var values: [Int64] = copyElements(data, count: count)
@@ -130,7 +130,7 @@ enum ONNXTensorDecoder {
             return .float32(proto.doubleData.map { Float($0) })
         case .float16:
             try check(proto.int32Data.count, "int32_data")
-            return .float32(proto.int32Data.map { floatFromHalf(UInt16(truncatingIfNeeded: $0)) })
+            return .float32(proto.int32Data.map { Float(halfBits: UInt16(truncatingIfNeeded: $0)) })
         case .int64:
             try check(proto.int64Data.count, "int64_data")
             return .int64(proto.int64Data)
@@ -142,24 +142,6 @@ enum ONNXTensorDecoder {
             return .bool(proto.int32Data.map { $0 != 0 })
         default:
             throw FoveaError(.unsupported, "\(what): data type is not supported")
-        }
-    }
-
-    /// IEEE 754 binary16 to binary32 (exact: every half value is a float value).
-    static func floatFromHalf(_ bits: UInt16) -> Float {
-        let sign: UInt32 = UInt32(bits & 0x8000) << 16
-        let exponent = UInt32(bits >> 10) & 0x1f
-        let mantissa = UInt32(bits & 0x3ff)
-        switch exponent {
-        case 0:
-            // Zero or subnormal: mantissa × 2^-24.
-            let magnitude = Float(mantissa) * 0x1p-24
-            return sign != 0 ? -magnitude : magnitude
-        case 0x1f:
-            // Infinity or NaN (payload kept).
-            return Float(bitPattern: sign | 0x7f80_0000 | mantissa << 13)
-        default:
-            return Float(bitPattern: sign | (exponent + 112) << 23 | mantissa << 13)
         }
     }
 }

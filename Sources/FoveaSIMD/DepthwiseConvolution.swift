@@ -8,6 +8,7 @@ struct DepthwiseConvolutionStep: PreparedStep {
     let kernels: GemmKernelSet
     let algorithm: String
     private let weights: [Float]
+    /// Per output channel; zeros when the node has no bias, `nil` when it comes at run time.
     private let bias: [Float]?
     private let activation: KernelActivation
 
@@ -22,8 +23,10 @@ struct DepthwiseConvolutionStep: PreparedStep {
 
     func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
         let input = try SIMDConvolution.checkedInput(inputs, layout)
-        let bias = try SIMDConvolution.runBias(self.bias, inputs, count: layout.outputChannels)
-            ?? [Float](repeating: 0, count: layout.outputChannels)
+        // `self.bias` is set at prepare time unless the bias arrives at run time.
+        guard let bias = try SIMDConvolution.runBias(self.bias, inputs, count: layout.outputChannels) else {
+            throw FoveaError(.invalidModel, "Conv bias input is missing")
+        }
         let l = layout
         let total = l.outputShape.elementCount
         let kernelSize = l.kernelHeight * l.kernelWidth

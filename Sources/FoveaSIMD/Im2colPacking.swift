@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// The 2-D convolution shape every SIMD convolution path works from, with
 /// `auto_pad` already resolved by ``SpatialGeometry``.
 struct ConvolutionLayout: Sendable, Equatable {
@@ -28,20 +30,10 @@ struct ConvolutionLayout: Sendable, Equatable {
 
     /// The outputs `o` in `0..<output` whose input `o * stride + offset` lies in `0..<input`.
     static func validOutputs(offset: Int, stride: Int, input: Int, output: Int) -> Range<Int> {
-        let lower = max(0, SpatialGeometryMath.ceilDivide(-offset, stride))
-        let upper = min(output, SpatialGeometryMath.floorDivide(input - 1 - offset, stride) + 1)
+        let lower = max(0, SpatialGeometry.ceilDivide(-offset, stride))
+        let upper = min(output, SpatialGeometry.floorDivide(input - 1 - offset, stride) + 1)
         return lower < upper ? lower..<upper : lower..<lower
     }
-}
-
-/// Rounding divisions for negative numerators (Swift's `/` rounds toward zero).
-enum SpatialGeometryMath {
-    static func floorDivide(_ a: Int, _ b: Int) -> Int {
-        let q = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    static func ceilDivide(_ a: Int, _ b: Int) -> Int { -floorDivide(-a, b) }
 }
 
 /// im2col straight into packed B panels (see ``GemmPacking``): row `p` of

@@ -25,8 +25,8 @@ struct SIMDBroadcastPlan: Sendable, Equatable {
         guard (try? broadcastShape(a, b)) == output else {
             throw FoveaError(.shapeMismatch, "shapes \(a.shapeDescription) and \(b.shapeDescription) do not broadcast to \(output.shapeDescription)")
         }
-        let aStrides = Self.broadcastStrides(a, to: output)
-        let bStrides = Self.broadcastStrides(b, to: output)
+        let aStrides = a.broadcastStrides(to: output)
+        let bStrides = b.broadcastStrides(to: output)
         // Merge axes from the innermost out; size-1 axes are skipped.
         var sizes: [Int] = [], aMerged: [Int] = [], bMerged: [Int] = []
         for axis in output.indices.reversed() where output[axis] != 1 {
@@ -70,14 +70,5 @@ struct SIMDBroadcastPlan: Sendable, Equatable {
             b += coordinate * bOuterStrides[axis]
         }
         return (a, b)
-    }
-
-    /// Element strides of `shape` read as `output` (0 on broadcast axes).
-    static func broadcastStrides(_ shape: [Int], to output: [Int]) -> [Int] {
-        let own = shape.rowMajorStrides
-        let lead = output.count - shape.count
-        return output.indices.map { axis in
-            axis < lead || shape[axis - lead] == 1 ? 0 : own[axis - lead]
-        }
     }
 }

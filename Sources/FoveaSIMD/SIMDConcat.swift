@@ -17,7 +17,11 @@ enum SIMDConcat: SIMDOperatorFamily {
         let output = try SIMDStepSupport.plannedOutputShape(node)
         let resolved = try normalizedAxis(axis, rank: output.count)
         let blocks = shapes.map { $0[resolved...].reduce(1, *) }
-        return ConcatStep(inputShapes: shapes, outputShape: output, outer: output[..<resolved].reduce(1, *), blocks: blocks)
+        // Where each input's block starts inside an output row.
+        var starts: [Int] = [], running = 0
+        for block in blocks { starts.append(running); running += block }
+        return ConcatStep(inputShapes: shapes, outputShape: output, outer: output[..<resolved].reduce(1, *),
+                          blocks: blocks, starts: starts)
     }
 
     struct ConcatStep: PreparedStep {
@@ -27,6 +31,8 @@ enum SIMDConcat: SIMDOperatorFamily {
         let outer: Int
         /// Each input's contiguous block per outer index.
         let blocks: [Int]
+        /// Where each input's block starts inside an output row of `blocks.reduce(0, +)` elements.
+        let starts: [Int]
 
         var algorithm: String { "block copy" }
 
@@ -35,11 +41,8 @@ enum SIMDConcat: SIMDOperatorFamily {
                 try SIMDStepSupport.floats(inputs, $0, shape: inputShapes[$0], op: "Concat")
             }
             let total = outputShape.elementCount
-            let (outer, blocks) = (self.outer, self.blocks)
+            let (outer, blocks, starts) = (self.outer, self.blocks, self.starts)
             let rowLength = blocks.reduce(0, +)
-            // Where each input's block starts inside an output row.
-            var starts: [Int] = [], running = 0
-            for block in blocks { starts.append(running); running += block }
             let output = SIMDStepSupport.makeFloats(count: total) { out in
                 copyAll(values, blocks: blocks, starts: starts, outer: outer, rowLength: rowLength, out: out, context: context)
             }

@@ -20,7 +20,9 @@ enum SIMDConvolution: SIMDOperatorFamily {
         var activation: FusedActivation?
         if case .conv(let attributes) = node.op { activation = attributes.activation }
         if layout.isDepthwise {
-            return DepthwiseConvolutionStep(layout: layout, weights: weightValues, bias: bias, activation: activation, kernels: kernels)
+            // No bias input: the kernel adds zeros, allocated once here rather than per run.
+            let preparedBias = node.inputType(2) == nil ? [Float](repeating: 0, count: layout.outputChannels) : bias
+            return DepthwiseConvolutionStep(layout: layout, weights: weightValues, bias: preparedBias, activation: activation, kernels: kernels)
         }
         return GemmConvolutionStep(layout: layout, weights: weightValues, bias: bias, activation: activation, kernels: kernels)
     }

@@ -10,7 +10,7 @@ enum SIMDMatrix: SIMDOperatorFamily {
 
     static func prepare(_ node: NodeContext) throws -> any PreparedStep {
         let shape = try shape(node)
-        return MatrixStep(shape: shape, constantB: node.constant(1), kernels: try GemmKernelSet.current())
+        return MatrixStep(shape: shape, constantB: node.constant(1), constantC: node.constant(2), kernels: try GemmKernelSet.current())
     }
 
     /// The node's matrix shapes if this family runs it; throws otherwise.
@@ -129,10 +129,13 @@ struct MatrixStep: PreparedStep {
     let kernels: GemmKernelSet
     let algorithm: String
     private let packedB: [Float]?
+    /// `beta × C` broadcast to the output, computed here when C is a constant.
+    private let preparedInitial: [Float]?
 
-    init(shape: MatrixShape, constantB: Tensor?, kernels: GemmKernelSet) {
+    init(shape: MatrixShape, constantB: Tensor?, constantC: Tensor?, kernels: GemmKernelSet) {
         self.shape = shape
         self.kernels = kernels
+        preparedInitial = constantC?.floats.flatMap { Self.initial(shape, c: $0) }
         var packed: [Float]?
         if let values = constantB?.floats, shape.bOffsets.allSatisfy({ $0 == 0 }), shape.inner > 0 {
             var buffer = [Float](repeating: 0, count: GemmPacking.columnPanels(shape.columns) * shape.inner * GemmKernelSet.tileColumns)
@@ -163,7 +166,7 @@ struct MatrixStep: PreparedStep {
             operands.append(try tensor.requireFloats("input \(index)"))
         }
         let matrix = s.rows * s.columns, total = s.outputCount
-        let initial = try cInitial(operands)
+        let initial = preparedInitial ?? (operands.count > 2 ? Self.initial(s, c: operands[2]) : nil)
         let packedA = UnsafeMutablePointer<Float>.allocate(capacity: max(1, GemmPacking.packedACount(rows: s.rows, k: s.inner)))
         defer { packedA.deallocate() }
         let output = [Float](unsafeUninitializedCapacity: total) { buffer, count in
@@ -194,9 +197,8 @@ struct MatrixStep: PreparedStep {
     }
 
     /// `beta × C` broadcast to the output, or nil when there is no C term.
-    private func cInitial(_ operands: [[Float]]) throws -> [Float]? {
-        guard let cShape = shape.cShape, operands.count > 2, shape.beta != 0 else { return nil }
-        let c = operands[2]
+    private static func initial(_ shape: MatrixShape, c: [Float]) -> [Float]? {
+        guard let cShape = shape.cShape, shape.beta != 0 else { return nil }
         let rows = shape.rows, columns = shape.columns
         let padded = [Int](repeating: 1, count: 2 - cShape.count) + cShape
         let rowStride = padded[0] == 1 ? 0 : padded[1]

@@ -214,8 +214,8 @@ enum SIMDPooling: SIMDOperatorFamily {
             for phase in 0..<stride {
                 let destination = row + phase * phaseLength
                 // Input column of element j: phase + stride·j - padLeft, valid in 0 ..< inputWidth.
-                let first = Swift.min(phaseLength, Swift.max(0, SIMDStepSupport.ceilDivide(p.padLeft - phase, stride)))
-                let end = Swift.min(phaseLength, Swift.max(first, SIMDStepSupport.floorDivide(p.padLeft + p.inputWidth - 1 - phase, stride) + 1))
+                let first = Swift.min(phaseLength, Swift.max(0, SpatialGeometry.ceilDivide(p.padLeft - phase, stride)))
+                let end = Swift.min(phaseLength, Swift.max(first, SpatialGeometry.floorDivide(p.padLeft + p.inputWidth - 1 - phase, stride) + 1))
                 destination.initialize(repeating: p.padValue, count: first)
                 if stride == 1 {
                     destination.advanced(by: first).initialize(from: source + (first - p.padLeft), count: end - first)

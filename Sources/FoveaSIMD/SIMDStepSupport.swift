@@ -140,15 +140,4 @@ enum SIMDStepSupport {
             storePartial(transform(loadPartial(source + index, count - index)), destination + index, count - index)
         }
     }
-
-    /// Division rounding toward negative infinity.
-    static func floorDivide(_ a: Int, _ b: Int) -> Int {
-        let q = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    /// Division rounding toward positive infinity.
-    static func ceilDivide(_ a: Int, _ b: Int) -> Int {
-        -floorDivide(-a, b)
-    }
 }

@@ -12,14 +12,15 @@ struct BackendOptions: ParsableArguments {
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let backends, backendNames(backends).isEmpty { throw ValidationError("--backend needs at least one name") }
+        if let backends, Self.backendNames(backends).isEmpty { throw ValidationError("--backend needs at least one name") }
     }
 
     var configuration: ModelConfiguration {
-        ModelConfiguration(backends: backends.map(backendNames), threads: threads)
+        ModelConfiguration(backends: backends.map(Self.backendNames), threads: threads)
     }
 
-    private func backendNames(_ text: String) -> [String] {
+    /// `simd, reference` → `["simd", "reference"]`.
+    static func backendNames(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

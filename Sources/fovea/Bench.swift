@@ -34,9 +34,7 @@ struct Bench: ParsableCommand {
         let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
         let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(result), as: UTF8.self))
+            try printJSON(result, [.sortedKeys])
             return
         }
         print(String(format: "%@: median %.3f ms, min %.3f ms, p90 %.3f ms (%d runs, %d thread%@, %.1f GFLOP/s)",

@@ -24,7 +24,7 @@ struct Classify: ParsableCommand {
     var top: Int = 5
 
     @Option(help: "center (scale the shorter side, crop the centre), fill (stretch) or fit (keep aspect, pad with black).")
-    var crop: CropOption = .center
+    var crop: ImageCropAndScaleOption = .centerCrop
 
     @Option(help: "For --crop center: the central fraction kept, such as 0.875 (224 of 256). Default: the model's, else 1.")
     var cropFraction: Double?
@@ -41,11 +41,7 @@ struct Classify: ParsableCommand {
     @Option(help: "Per-channel standard deviation in the 0...1 scale (r,g,b). Default: the model's description.")
     var std: String?
 
-    @Option(help: "Backends in order of preference, such as simd or reference (comma-separated).")
-    var backend: String?
-
-    @Option(help: "Threads per run (default: every core).")
-    var threads: Int?
+    @OptionGroup var backend: BackendOptions
 
     @Option(help: "Also write the picture the model sees (.png, .ppm); with several images, the image's name is appended.")
     var saveInput: String?
@@ -60,14 +56,11 @@ struct Classify: ParsableCommand {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be in 0...1") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let cropFraction, !(cropFraction > 0 && cropFraction <= 1) { throw ValidationError("--crop-fraction must be in (0, 1]") }
     }
 
     func run() throws {
-        let backends = backend.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
-        let configuration = ModelConfiguration(backends: backends, threads: threads)
-        let loaded = try Model(contentsOf: model, configuration: configuration).describing { description in
+        let loaded = try Model(contentsOf: model, configuration: backend.configuration).describing { description in
             if let labels { description.classLabels = try ClassLabels(contentsOf: labels) }
             if let cropFraction { description.imageInput?.cropFraction = cropFraction }
             if var normalization = description.imageInput?.normalization, mean != nil || std != nil {
@@ -80,7 +73,7 @@ struct Classify: ParsableCommand {
             }
         }
         var request = try ClassificationRequest(model: loaded)
-        request.imageCropAndScaleOption = crop.option
+        request.imageCropAndScaleOption = crop
         // A Core ML classifier's JSON also lists every class probability, as
         // Core ML's own outputs would: then ask for all and cut to --top here.
         let coreMLOutputs = json ? loaded.modelDescription.classifierOutputNames : nil
@@ -98,11 +91,16 @@ struct Classify: ParsableCommand {
             progress.update(done: index)
             do {
                 let handler = try ImageRequestHandler(contentsOf: file, orientation: orientation.orientation)
+                let all: [ClassificationObservation]
                 if let saveInput {
+                    // Prepare once: the saved picture is the one classified.
                     let path = files.count > 1 ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
-                    try writeImage(try request.preparedImage(for: handler.image), to: path)
+                    let prepared = try FoveaError.at(.init(file: file)) { try request.preparedImage(for: handler.image) }
+                    try writeImage(prepared, to: path)
+                    all = try FoveaError.at(.init(file: file)) { try request.observations(forPreparedImage: prepared) }
+                } else {
+                    all = try handler.perform(request)
                 }
-                let all = try handler.perform(request)
                 let observations = coreMLOutputs == nil ? all : Array(all.filter { $0.confidence >= minConfidence }.prefix(top))
                 results.append(ImageResult(image: file, orientation: handler.orientation.name, observations: observations,
                                            notSure: observations.isEmpty ? true : nil, error: nil,
@@ -117,9 +115,7 @@ struct Classify: ParsableCommand {
         }
         progress.finish()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(Report(results: results)), as: UTF8.self))
+            try printJSON(Report(results: results), [.sortedKeys, .withoutEscapingSlashes])
         }
         if failures > 0 { throw ExitCode.failure }
     }
@@ -150,18 +146,8 @@ struct Classify: ParsableCommand {
     }
 }
 
-/// `--crop center|fill|fit`.
-enum CropOption: String, ExpressibleByArgument, CaseIterable {
-    case center, fill, fit
-
-    var option: ImageCropAndScaleOption {
-        switch self {
-        case .center: return .centerCrop
-        case .fill: return .scaleFill
-        case .fit: return .scaleFit
-        }
-    }
-}
+/// `--crop center|fill|fit`: the option's raw values.
+extension ImageCropAndScaleOption: ExpressibleByArgument {}
 
 /// `--orientation auto|up|...`.
 struct OrientationOption: ExpressibleByArgument {
@@ -199,6 +185,13 @@ func writeImage(_ image: RGBImage, to path: String) throws {
     } catch {
         throw FoveaError(.io, "cannot write file (\(error.localizedDescription))", location: .init(file: path))
     }
+}
+
+/// Prints `value` as JSON with the given formatting (every command sorts keys).
+func printJSON(_ value: some Encodable, _ formatting: JSONEncoder.OutputFormatting) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = formatting
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
 /// Writes `message` to standard error as `error: message`.

@@ -21,9 +21,7 @@ struct Inspect: ParsableCommand {
         if plan { return try printPlan() }
         let summary = try ModelSummary(modelAt: model)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+            try printJSON(summary, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         } else {
             print(summary.text)
         }
@@ -32,9 +30,7 @@ struct Inspect: ParsableCommand {
     private func printPlan() throws {
         let plan = try Model(contentsOf: model, configuration: backend.configuration).plan()
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(plan.assignments), as: UTF8.self))
+            try printJSON(plan.assignments, [.sortedKeys, .prettyPrinted])
             return
         }
         for a in plan.assignments {

@@ -26,13 +26,11 @@ enum ModelInputs {
         var feeds: [String: Tensor] = [:]
         for (input, path) in zip(inputs, paths) {
             let ext = (path as NSString).pathExtension.lowercased()
-            if ["jpg", "jpeg", "png", "ppm", "pgm"].contains(ext) {
-                guard let image = model.modelDescription.imageInput, image.name == input.name else {
+            if ImageFiles.extensions.contains(ext) {
+                guard model.modelDescription.imageInput?.name == input.name else {
                     throw ValidationError("input '\(input.name)' (\(input.shapeDescription)) is not the model's image input; give a .npy or .pb tensor")
                 }
-                let request = try ClassificationRequest(model: model)
-                let prepared = try request.preparedImage(for: try ImageRequestHandler(contentsOf: path).image)
-                feeds[input.name] = try image.normalization.tensor(from: [prepared])
+                feeds[input.name] = try ClassificationRequest(model: model).inputTensor(for: try ImageRequestHandler(contentsOf: path).image)
             } else {
                 feeds[input.name] = try tensor(at: path)
             }

@@ -32,7 +32,7 @@ struct Parity: ParsableCommand {
     func run() throws {
         let loaded = try Model(contentsOf: model)
         let registry = BackendRegistry.standard
-        let names = backends.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? registry.names
+        let names = backends.map(BackendOptions.backendNames) ?? registry.names
         // The reference is the baseline, not a candidate.
         let candidates = try registry.backends(named: names).filter { $0.name != ReferenceBackend.name }
         let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
@@ -40,9 +40,7 @@ struct Parity: ParsableCommand {
         let ok = reports.allSatisfy(\.passed)
 
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(reports), as: UTF8.self))
+            try printJSON(reports, [.sortedKeys, .prettyPrinted])
         } else {
             for report in reports {
                 print("\(report.backend) (tolerance \(report.tolerance) relative)")

@@ -13,7 +13,7 @@ struct Prepare: ParsableCommand {
     var size: String
 
     @Option(help: "center (scale the shorter side, crop the centre), fill (stretch) or fit (keep aspect, pad with black).")
-    var crop: CropOption = .center
+    var crop: ImageCropAndScaleOption = .centerCrop
 
     @Option(help: "For --crop center: the central fraction kept, such as 0.875 (224 of 256).")
     var cropFraction: Double = 1
@@ -32,7 +32,7 @@ struct Prepare: ParsableCommand {
     func run() throws {
         let (width, height) = try parsedSize()
         let handler = try ImageRequestHandler(contentsOf: image, orientation: orientation.orientation)
-        let prepared = try crop.option.apply(to: handler.image, width: width, height: height, cropFraction: cropFraction)
+        let prepared = try crop.apply(to: handler.image, width: width, height: height, cropFraction: cropFraction)
         try writeImage(prepared, to: output)
     }
 

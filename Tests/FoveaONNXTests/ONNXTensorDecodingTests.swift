@@ -54,10 +54,10 @@ final class ONNXTensorDecodingTests: XCTestCase {
         typed.int32Data = bits.map { Int32($0) }
         XCTAssertEqual(try decode(typed), try Tensor(shape: [5], floats: expected))
 
-        let nan = ONNXTensorDecoder.floatFromHalf(0x7e00)
+        let nan = Float(halfBits: 0x7e00)
         XCTAssertTrue(nan.isNaN)
-        XCTAssertEqual(ONNXTensorDecoder.floatFromHalf(0x8000).sign, .minus)
-        XCTAssertEqual(ONNXTensorDecoder.floatFromHalf(0x0400), 0x1p-14)  // smallest normal
+        XCTAssertEqual(Float(halfBits: 0x8000).sign, .minus)
+        XCTAssertEqual(Float(halfBits: 0x0400), 0x1p-14)  // smallest normal
     }
 
     func testIntegerForms() throws {

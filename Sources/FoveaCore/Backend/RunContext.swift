@@ -25,7 +25,7 @@ public struct RunContext: Sendable {
             body(0..<count)
             return
         }
-        WorkerPool.shared.run(chunks: chunks, helpers: chunks - 1) { chunk in
+        WorkerPool.shared.run(chunks: chunks) { chunk in
             let start = count * chunk / chunks
             let end = count * (chunk + 1) / chunks
             if start < end { body(start..<end) }

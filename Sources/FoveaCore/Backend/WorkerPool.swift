@@ -26,7 +26,7 @@ final class WorkerPool: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Job?
 
-    /// One call of ``run(chunks:helpers:_:)``: its own counters, so a worker
+    /// One call of ``run(chunks:_:)``: its own counters, so a worker
     /// that picks up a finished job late claims nothing.
     private final class Job: @unchecked Sendable {
         // @unchecked: `body` is only dereferenced for claimed chunk indices, all
@@ -66,10 +66,10 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// Calls `body(0) ... body(chunks - 1)`, on the caller and up to `helpers`
-    /// workers, and returns when all are done.
-    func run(chunks: Int, helpers: Int, _ body: (Int) -> Void) {
-        let helpers = min(helpers, workerCount, chunks - 1)
+    /// Calls `body(0) ... body(chunks - 1)`, on the caller and up to
+    /// `chunks - 1` workers, and returns when all are done.
+    func run(chunks: Int, _ body: (Int) -> Void) {
+        let helpers = min(workerCount, chunks - 1)
         guard helpers > 0, busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
             for chunk in 0..<chunks { body(chunk) }
             return

@@ -29,7 +29,9 @@ public struct ReferenceBackend: Backend {
         }
 
         func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            try ReferenceBackend.evaluate(op, inputs: inputs, outputTypes: outputTypes)
+            // The plan feeds inputs of the planned types (it checks the graph
+            // inputs and every step's outputs), so shape inference is not redone here.
+            try ReferenceBackend.compute(op, ReferenceInputs(tensors: inputs), outputTypes: outputTypes)
         }
     }
 
@@ -51,8 +53,15 @@ public struct ReferenceBackend: Backend {
         guard inferred.first == outputTypes.first else {
             throw FoveaError(.shapeMismatch, "output 0 was planned as \(outputTypes.first.map(String.init(describing:)) ?? "nothing") but these inputs give \(inferred[0])")
         }
-        let args = ReferenceInputs(tensors: inputs)
-        let shape = inferred[0].shape
+        return try compute(op, ReferenceInputs(tensors: inputs), outputTypes: outputTypes)
+    }
+
+    /// Runs one operator on inputs already known to fit `outputTypes`
+    /// (checked by ``evaluate(_:inputs:outputTypes:)`` or by the plan).
+    static func compute(_ op: Op, _ args: ReferenceInputs, outputTypes: [TensorType]) throws -> [Tensor] {
+        guard let shape = outputTypes.first?.shape else {
+            throw FoveaError(.invalidModel, "\(op.typeName) has no output")
+        }
         switch op {
         case .conv(let attributes):
             return [try ReferenceConvolution.run(args, attributes, outputShape: shape)]

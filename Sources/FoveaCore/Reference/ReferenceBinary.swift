@@ -23,16 +23,6 @@ enum ReferenceBinary {
         return try total.reshaped(outputShape)
     }
 
-    /// Element strides of a tensor of `shape` read as `outputShape` (0 on broadcast axes).
-    /// `shape` must broadcast to `outputShape`.
-    static func broadcastStrides(_ shape: [Int], to outputShape: [Int]) -> [Int] {
-        let own = shape.rowMajorStrides
-        let lead = outputShape.count - shape.count
-        return outputShape.indices.map { axis in
-            axis < lead || shape[axis - lead] == 1 ? 0 : own[axis - lead]
-        }
-    }
-
     /// `combine(a[i], b[i])` for every index `i` of `outputShape`, reading each
     /// operand through its broadcast strides. The last axis is the inner loop.
     static func broadcast(_ a: [Float], _ aShape: [Int], _ b: [Float], _ bShape: [Int],
@@ -40,8 +30,8 @@ enum ReferenceBinary {
         let count = outputShape.elementCount
         if aShape == bShape { return zip(a, b).map(combine) }
         guard count > 0 else { return [] }
-        let aStrides = broadcastStrides(aShape, to: outputShape)
-        let bStrides = broadcastStrides(bShape, to: outputShape)
+        let aStrides = aShape.broadcastStrides(to: outputShape)
+        let bStrides = bShape.broadcastStrides(to: outputShape)
         let inner = outputShape.last ?? 1
         let aStep = aStrides.last ?? 0, bStep = bStrides.last ?? 0
         let outerShape = Array(outputShape.dropLast())
