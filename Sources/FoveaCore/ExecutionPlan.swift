@@ -1,6 +1,11 @@
 /// A graph made ready to run for fixed input shapes: validated, every value's
 /// type inferred, every node assigned to a backend and prepared (weights packed)
-/// once. Run it many times; `run` may be called from several threads at once.
+/// once, and its memory planned (see ``MemoryPlan``). Run it many times; `run`
+/// may be called from several threads at once.
+///
+/// The plan is shared and immutable, like tract's `SimplePlan`; each run checks
+/// out its own arena (an ``ExecutionState``, tract's `SimpleState`) from a pool,
+/// so N concurrent runs cost N × ``MemoryPlan/arenaBytes`` besides the plan.
 ///
 /// ```swift
 /// let plan = try ExecutionPlan(graph: graph, inputShapes: ["data": [1, 3, 224, 224]],
@@ -14,7 +19,16 @@ public final class ExecutionPlan: Sendable {
     public let valueTypes: [String: TensorType]
     /// Per node, in run order: which backend runs it and how.
     public let assignments: [Assignment]
+    /// Where every value lives during a run.
+    public let memory: MemoryPlan
+    /// The most threads a run uses: workspaces are planned for this many, and
+    /// a run that asks for more gets this many.
+    public let maxThreads: Int
     private let steps: [Step]
+    private let constants: ConstantBlock
+    private let pool: ArenaPool
+    /// The plan with no memory reuse that ``runKeepingAllValues(_:context:)`` needs, made on first use.
+    private let keepingPlan: KeepingPlan
 
     /// Where one node runs.
     public struct Assignment: Sendable, Equatable, Codable {
@@ -25,14 +39,14 @@ public final class ExecutionPlan: Sendable {
         /// The node went to the reference backend because none of the
         /// requested backends can run it.
         public var isFallback: Bool
+        /// The step's ``PreparedStep/tolerance``.
+        public var tolerance: Float
     }
 
     private struct Step: Sendable {
         var node: Node
         var step: any PreparedStep
-        var outputTypes: [TensorType]
-        /// Values no later step (and no graph output) reads: freed after this step.
-        var releases: [String]
+        var location: FoveaError.Location
     }
 
     /// - Parameters:
@@ -41,30 +55,27 @@ public final class ExecutionPlan: Sendable {
     ///   - backends: the backends to use, in order of preference. Each node
     ///     goes to the first that supports it; the reference backend is always
     ///     added last and takes what no other backend takes.
+    ///   - memoryOptions: the memory planner's switches (reuse, Concat elision).
+    ///   - maxThreads: the most threads a run will use (workspaces are sized
+    ///     for it); the machine's active cores when `nil`.
     /// - Throws: `FoveaError` if the graph is malformed, its shapes do not fit,
     ///   or a backend fails to prepare a node.
-    public init(graph: Graph, inputShapes: [String: [Int]] = [:], backends: [any Backend] = []) throws {
+    public init(graph: Graph, inputShapes: [String: [Int]] = [:], backends: [any Backend] = [],
+                memoryOptions: MemoryPlan.Options = MemoryPlan.Options(), maxThreads: Int? = nil) throws {
         try graph.validateStructure()
         let types = try graph.inferTypes(inputShapes: inputShapes)
         self.graph = graph
         self.valueTypes = types
+        self.maxThreads = Swift.max(1, maxThreads ?? RunContext.defaultThreadCount)
 
         let referenceRequested = backends.contains { $0.name == ReferenceBackend.name }
         let candidates = backends.filter { $0.name != ReferenceBackend.name } + [ReferenceBackend()]
 
-        var lastUse: [String: Int] = [:]
-        for (index, node) in graph.nodes.enumerated() {
-            for input in node.inputs where !input.isEmpty { lastUse[input] = index }
-        }
-        let kept = Set(graph.outputs.map(\.name)).union(graph.initializers.keys)
-        var releases = [[String]](repeating: [], count: graph.nodes.count)
-        for (name, index) in lastUse where !kept.contains(name) { releases[index].append(name) }
-
         var steps: [Step] = []
         var assignments: [Assignment] = []
-        for (index, node) in graph.nodes.enumerated() {
+        for node in graph.nodes {
             // An unnamed optional output has no type; give it an empty placeholder.
-            let outputTypes = node.outputs.map { types[$0] ?? TensorType(.float32, []) }
+            let outputTypes = node.outputs.map { types[$0] ?? TensorType(.float32, [0]) }
             var constants: [Int: Tensor] = [:]
             for (i, input) in node.inputs.enumerated() where !input.isEmpty {
                 if let value = graph.initializers[input] { constants[i] = value }
@@ -78,13 +89,26 @@ public final class ExecutionPlan: Sendable {
                 throw FoveaError(.unsupported, "no backend can run this node", location: location)
             }
             let step = try FoveaError.at(location) { try backend.prepare(context) }
-            steps.append(Step(node: node, step: step, outputTypes: outputTypes, releases: releases[index]))
+            steps.append(Step(node: node, step: step, location: location))
             assignments.append(Assignment(
                 node: node.name, opType: node.op.typeName, backend: backend.name, algorithm: step.algorithm,
-                isFallback: backend.name == ReferenceBackend.name && !referenceRequested && !backends.isEmpty))
+                isFallback: backend.name == ReferenceBackend.name && !referenceRequested && !backends.isEmpty,
+                tolerance: step.tolerance))
         }
         self.steps = steps
         self.assignments = assignments
+        let infos = steps.map { MemoryPlanner.StepInfo(node: $0.node, step: $0.step) }
+        let memory = try MemoryPlanner.plan(graph: graph, types: types, steps: infos, options: memoryOptions,
+                                            maxThreads: self.maxThreads)
+        self.memory = memory
+        let constants = ConstantBlock(graph: graph, offsets: memory.constantOffsets, bytes: memory.constantBytes)
+        self.constants = constants
+        self.pool = ArenaPool { ExecutionState(memory: memory, constants: constants) }
+        var keeping = memoryOptions
+        keeping.reuseMemory = false
+        self.keepingPlan = KeepingPlan(graph: graph, types: types, steps: infos, options: keeping,
+                                       maxThreads: self.maxThreads, constants: constants,
+                                       existing: memoryOptions.reuseMemory ? nil : (memory, pool))
     }
 
     /// The plan's graph inputs with their concrete types, in declaration order.
@@ -96,29 +120,48 @@ public final class ExecutionPlan: Sendable {
     ///
     /// - Parameters:
     ///   - feeds: a tensor for every graph input, by name, of the type this
-    ///     plan was built for.
-    ///   - context: the thread count for this run.
+    ///     plan was built for. They are read, never written.
+    ///   - context: the thread count for this run (at most ``maxThreads`` are used).
     ///   - observer: called after each node with its index and its run time in
     ///     seconds (for profiles); `nil` to skip timing.
-    /// - Returns: every graph output, by name.
+    /// - Returns: every graph output, by name, as tensors the caller owns.
     public func run(_ feeds: [String: Tensor], context: RunContext = RunContext(),
                     observer: ((_ node: Int, _ seconds: Double) -> Void)? = nil) throws -> [String: Tensor] {
-        try run(feeds, context: context, keepingAllValues: false, observer: observer)
+        let ordered = try orderedFeeds(feeds)
+        return try pool.withState { state in
+            try execute(ordered, state: state, memory: memory, context: context, observer: observer) {
+                var results: [String: Tensor] = [:]
+                for output in graph.outputs {
+                    results[output.name] = outputView(output.name, memory: memory, state: state, feeds: $0)?.copyToTensor()
+                }
+                return results
+            }
+        }
     }
 
-    /// Runs the graph and returns every value it computed (graph inputs,
-    /// initializers and every node output), for comparing backends node by node.
+    /// Runs the graph with no memory reuse and returns every value it computed
+    /// (graph inputs, initializers and every node output), for comparing
+    /// backends node by node.
     public func runKeepingAllValues(_ feeds: [String: Tensor], context: RunContext = RunContext()) throws -> [String: Tensor] {
-        try run(feeds, context: context, keepingAllValues: true, observer: nil)
+        let ordered = try orderedFeeds(feeds)
+        let (memory, pool) = try keepingPlan.get()
+        return try pool.withState { state in
+            try execute(ordered, state: state, memory: memory, context: context, observer: nil) { feedPointers in
+                var values = graph.initializers
+                for (name, _) in memory.placements where values[name] == nil {
+                    values[name] = outputView(name, memory: memory, state: state, feeds: feedPointers)?.copyToTensor()
+                }
+                return values
+            }
+        }
     }
 
-    private func run(_ feeds: [String: Tensor], context: RunContext, keepingAllValues: Bool,
-                     observer: ((_ node: Int, _ seconds: Double) -> Void)?) throws -> [String: Tensor] {
-        var values = graph.initializers
+    /// The feeds in graph input order, checked against the planned types.
+    private func orderedFeeds(_ feeds: [String: Tensor]) throws -> [Tensor] {
         for name in feeds.keys where !graph.inputs.contains(where: { $0.name == name }) {
             throw FoveaError(.invalidArgument, "'\(name)' is not an input of the model (inputs: \(graph.inputs.map(\.name).joined(separator: ", ")))")
         }
-        for input in graph.inputs {
+        return try graph.inputs.map { input in
             guard let tensor = feeds[input.name] else {
                 throw FoveaError(.invalidArgument, "missing input '\(input.name)'")
             }
@@ -126,36 +169,108 @@ public final class ExecutionPlan: Sendable {
             guard expected == TensorType(tensor.dataType, tensor.shape) else {
                 throw FoveaError(.shapeMismatch, "input '\(input.name)' is \(TensorType(tensor.dataType, tensor.shape)); this plan was built for \(expected.map(String.init(describing:)) ?? "?")")
             }
-            values[input.name] = tensor
+            return tensor
         }
-        for (index, step) in steps.enumerated() {
-            let node = step.node
-            let inputs = node.inputs.map { $0.isEmpty ? nil : values[$0] }
-            let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
-            let outputs = try FoveaError.at(graph.location(of: node)) {
-                try step.step.run(inputs, context: context)
-            }
-            if let observer {
-                observer(index, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
-            }
-            for (index, name) in node.outputs.enumerated() where !name.isEmpty {
-                guard index < outputs.count, outputs[index].shape == step.outputTypes[index].shape,
-                      outputs[index].dataType == step.outputTypes[index].dataType else {
-                    throw FoveaError(.shapeMismatch, "output \(index) does not have its planned type \(step.outputTypes[index])", location: graph.location(of: node))
+    }
+
+    /// Runs every step on `state`'s arena, with the feeds' elements pinned,
+    /// then calls `collect` (still pinned) to copy the results out.
+    private func execute<Result>(_ feeds: [Tensor], state: ExecutionState, memory: MemoryPlan, context: RunContext,
+                                 observer: ((_ node: Int, _ seconds: Double) -> Void)?,
+                                 collect: (UnsafeBufferPointer<UnsafeRawPointer>) throws -> Result) throws -> Result {
+        let context = context.threads > maxThreads ? RunContext(threads: maxThreads) : context
+        return try withPinnedFeeds(feeds) { pointers in
+            state.bind(feeds: pointers)
+            for (index, step) in steps.enumerated() {
+                let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
+                do {
+                    switch memory.actions[index] {
+                    case .view:
+                        break
+                    case .concat:
+                        for (input, destination) in state.concatCopies[index] {
+                            guard let source = state.inputs[index][input] else { continue }
+                            Self.copy(source, into: destination)
+                        }
+                    case .run:
+                        try step.step.run(StepBuffers(inputs: state.inputs[index], outputs: state.outputs[index],
+                                                      workspace: state.workspaces[index]), context: context)
+                    }
+                } catch let error as FoveaError {
+                    throw error.located(step.location)
                 }
-                values[name] = outputs[index]
+                if let observer {
+                    observer(index, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+                }
             }
-            if !keepingAllValues {
-                for name in step.releases { values[name] = nil }
+            return try collect(pointers)
+        }
+    }
+
+    /// Calls `body` with a pointer to every feed's elements, valid inside `body`.
+    private func withPinnedFeeds<Result>(_ feeds: [Tensor], _ body: (UnsafeBufferPointer<UnsafeRawPointer>) throws -> Result) throws -> Result {
+        try withUnsafeTemporaryAllocation(of: UnsafeRawPointer.self, capacity: Swift.max(1, feeds.count)) { pointers in
+            func pin(_ index: Int) throws -> Result {
+                guard index < feeds.count else { return try body(UnsafeBufferPointer(rebasing: pointers[0..<feeds.count])) }
+                return try feeds[index].withUnsafeRawPointer { pointer in
+                    pointers[index] = pointer
+                    return try pin(index + 1)
+                }
+            }
+            return try pin(0)
+        }
+    }
+
+    /// The view of a named value in this run (a graph output, or any value of a keeping plan).
+    private func outputView(_ name: String, memory: MemoryPlan, state: ExecutionState,
+                            feeds: UnsafeBufferPointer<UnsafeRawPointer>) -> TensorView? {
+        guard let placement = memory.placements[name] else { return nil }
+        let base: UnsafeMutableRawPointer
+        switch placement.root {
+        case .arena(let buffer): base = state.arena + memory.buffers[buffer].offset + placement.byteOffset
+        case .constant: base = constants.base + placement.byteOffset
+        case .feed(let feed): base = UnsafeMutableRawPointer(mutating: feeds[feed] + placement.byteOffset)
+        }
+        return TensorView(base: base, dataType: placement.type.dataType, shape: placement.type.shape,
+                          batchStride: placement.batchStride)
+    }
+
+    /// Copies a contiguous view into a (possibly strided) one of the same type.
+    static func copy(_ source: TensorView, into destination: TensorView) {
+        let per = source.imageCount * source.dataType.byteSize
+        let images = source.shape.isEmpty ? 1 : source.batch
+        let stride = destination.batchStride * destination.dataType.byteSize
+        for n in 0..<images {
+            (destination.base + n * stride).copyMemory(from: source.base + n * per, byteCount: per)
+        }
+    }
+
+    /// The no-reuse memory plan and its pool, made on first use and kept.
+    private final class KeepingPlan: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made: (MemoryPlan, ArenaPool)?
+        private let make: () throws -> (MemoryPlan, ArenaPool)
+
+        init(graph: Graph, types: [String: TensorType], steps: [MemoryPlanner.StepInfo], options: MemoryPlan.Options,
+             maxThreads: Int, constants: ConstantBlock, existing: (MemoryPlan, ArenaPool)?) {
+            made = existing
+            make = {
+                let memory = try MemoryPlanner.plan(graph: graph, types: types, steps: steps, options: options,
+                                                    maxThreads: maxThreads)
+                return (memory, ArenaPool { ExecutionState(memory: memory, constants: constants) })
             }
         }
-        if keepingAllValues { return values }
-        var results: [String: Tensor] = [:]
-        for output in graph.outputs {
-            results[output.name] = values[output.name]
+
+        func get() throws -> (MemoryPlan, ArenaPool) {
+            try lock.withLock {
+                if let made { return made }
+                let value = try make()
+                made = value
+                return value
+            }
         }
-        return results
     }
 }
 
 import Dispatch
+import Foundation

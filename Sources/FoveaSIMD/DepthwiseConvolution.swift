@@ -21,38 +21,34 @@ struct DepthwiseConvolutionStep: PreparedStep {
         algorithm = "depthwise \(layout.kernelHeight)x\(layout.kernelWidth) \(kernels.isa)" + SIMDConvolution.activationSuffix(activation)
     }
 
-    func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-        let input = try SIMDConvolution.checkedInput(inputs, layout)
+    var writesStridedOutput: Bool { true }
+
+    func run(_ buffers: StepBuffers, context: RunContext) throws {
+        let x = try buffers.input(0, "Conv")
+        let output = buffers.outputs[0]
         // `self.bias` is set at prepare time unless the bias arrives at run time.
-        guard let bias = try SIMDConvolution.runBias(self.bias, inputs, count: layout.outputChannels) else {
-            throw FoveaError(.invalidModel, "Conv bias input is missing")
-        }
+        let runBias = bias == nil ? GemmSharedReadPointer(base: try buffers.input(2, "Conv").floats) : nil
         let l = layout
-        let total = l.outputShape.elementCount
         let kernelSize = l.kernelHeight * l.kernelWidth
-        let output = [Float](unsafeUninitializedCapacity: total) { buffer, count in
-            guard let y = buffer.baseAddress else { count = 0; return }
-            input.withUnsafeBufferPointer { xBuffer in
-                weights.withUnsafeBufferPointer { wBuffer in
-                    guard let x = xBuffer.baseAddress, let w = wBuffer.baseAddress else { return }
-                    let shared = (x: GemmSharedReadPointer(base: x), w: GemmSharedReadPointer(base: w),
-                                  y: GemmSharedPointer(base: y))
-                    let activation = self.activation
-                    context.parallelFor(l.batch * l.channels) { planes in
-                        for plane in planes {
-                            let c = plane % l.channels
-                            kernels.depthwisePlane(
-                                shared.x.base + plane * l.inputPlane, l.inputHeight, l.inputWidth,
-                                shared.w.base + c * kernelSize, l.kernelHeight, l.kernelWidth,
-                                l.strideHeight, l.strideWidth, l.dilationHeight, l.dilationWidth,
-                                l.padTop, l.padLeft,
-                                shared.y.base + plane * l.outputPlane, l.outputHeight, l.outputWidth, bias[c], activation)
-                        }
+        (bias ?? []).withUnsafeBufferPointer { preparedBias in
+            weights.withUnsafeBufferPointer { wBuffer in
+                guard let w = wBuffer.baseAddress, let b = runBias?.base ?? preparedBias.baseAddress else { return }
+                let shared = (x: GemmSharedReadPointer(base: x.floats), w: GemmSharedReadPointer(base: w),
+                              y: GemmSharedPointer(base: output.floats), b: GemmSharedReadPointer(base: b))
+                let (activation, yBatchStride) = (self.activation, output.batchStride)
+                context.parallelFor(l.batch * l.channels) { planes in
+                    for plane in planes {
+                        let n = plane / l.channels, c = plane % l.channels
+                        kernels.depthwisePlane(
+                            shared.x.base + plane * l.inputPlane, l.inputHeight, l.inputWidth,
+                            shared.w.base + c * kernelSize, l.kernelHeight, l.kernelWidth,
+                            l.strideHeight, l.strideWidth, l.dilationHeight, l.dilationWidth,
+                            l.padTop, l.padLeft,
+                            shared.y.base + n * yBatchStride + c * l.outputPlane, l.outputHeight, l.outputWidth,
+                            shared.b.base[c], activation)
                     }
                 }
             }
-            count = total
         }
-        return [try Tensor(shape: l.outputShape, floats: output)]
     }
 }

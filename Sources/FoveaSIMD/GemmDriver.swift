@@ -14,13 +14,33 @@ enum GemmDriver {
     /// Reduction depth per pass (see ``GemmConvolutionStep/reductionBlock``).
     static let reductionBlock = GemmConvolutionStep.reductionBlock
 
+    /// Column panels per work item on `threads` threads.
+    private static func blockPanels(columns: Int, k: Int, threads: Int) -> Int {
+        let panels = GemmPacking.columnPanels(columns)
+        return max(1, min((panels + 2 * threads - 1) / (2 * threads), (64 * 1024) / (k * GemmKernelSet.tileColumns)))
+    }
+
+    /// Scratch floats ``multiply(kernels:rows:columns:k:packedA:b:c:accumulate:scratch:context:)``
+    /// needs with up to `threads` threads: one packed B block per chunk when B is not packed.
+    static func scratchFloats(columns: Int, k: Int, packedB: Bool, threads: Int) -> Int {
+        guard !packedB, columns > 0, k > 0 else { return 0 }
+        let panels = GemmPacking.columnPanels(columns)
+        return (1...max(1, threads)).map { t in
+            let block = blockPanels(columns: columns, k: k, threads: t)
+            let chunks = min(t, (panels + block - 1) / block)
+            return chunks * SIMDStepSupport.alignedFloats(block * k * GemmKernelSet.tileColumns)
+        }.max() ?? 0
+    }
+
     /// - Parameters:
     ///   - packedA: `rows × k` packed by ``GemmPacking/packA``.
     ///   - c: row-major `rows × columns`, row stride `columns`.
     ///   - accumulate: add to `c` (already holding `beta × C`) instead of overwriting it.
+    ///   - scratch: ``scratchFloats(columns:k:packedB:threads:)`` floats (unused for a packed B).
     static func multiply(kernels: GemmKernelSet, rows: Int, columns: Int, k: Int,
                          packedA: UnsafePointer<Float>, b: GemmRightOperand,
-                         c: UnsafeMutablePointer<Float>, accumulate: Bool, context: RunContext) {
+                         c: UnsafeMutablePointer<Float>, accumulate: Bool,
+                         scratch: UnsafeMutablePointer<Float>?, context: RunContext) {
         guard rows > 0, columns > 0 else { return }
         if k == 0 {
             if !accumulate { c.update(repeating: 0, count: rows * columns) }
@@ -29,8 +49,7 @@ enum GemmDriver {
         let width = GemmKernelSet.tileColumns
         let panels = GemmPacking.columnPanels(columns)
         let rowPanels = GemmPacking.rowPanels(rows)
-        let blockPanels = max(1, min((panels + 2 * context.threads - 1) / (2 * context.threads),
-                                     (64 * 1024) / (k * width)))
+        let blockPanels = blockPanels(columns: columns, k: k, threads: context.threads)
         let blocks = (panels + blockPanels - 1) / blockPanels
         let shared = (a: GemmSharedReadPointer(base: packedA), c: GemmSharedPointer(base: c))
         let source: (pointer: GemmSharedReadPointer, rowStride: Int, columnStride: Int, packed: Bool)
@@ -38,10 +57,11 @@ enum GemmDriver {
         case .packed(let p): source = (GemmSharedReadPointer(base: p), 0, 0, true)
         case .strided(let p, let rowStride, let columnStride): source = (GemmSharedReadPointer(base: p), rowStride, columnStride, false)
         }
-        context.parallelFor(blocks) { range in
-            let scratch: UnsafeMutablePointer<Float>? = source.packed ? nil
-                : UnsafeMutablePointer<Float>.allocate(capacity: blockPanels * k * width)
-            defer { scratch?.deallocate() }
+        precondition(source.packed || scratch != nil, "GemmDriver: an unpacked B needs scratch")
+        let sharedScratch = scratch.map { GemmSharedPointer(base: $0) }
+        let slice = SIMDStepSupport.alignedFloats(blockPanels * k * width)
+        context.parallelChunks(blocks) { chunk, range in
+            let scratch = source.packed ? nil : sharedScratch.map { $0.base + chunk * slice }
             for block in range {
                 let firstPanel = block * blockPanels
                 let panelCount = min(blockPanels, panels - firstPanel)

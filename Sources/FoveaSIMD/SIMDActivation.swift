@@ -39,8 +39,7 @@ enum SIMDActivation: SIMDOperatorFamily {
         guard let function = Function(node.op) else {
             throw FoveaError(.unsupported, "the simd backend has no activation \(node.op.typeName)")
         }
-        return ActivationStep(function: function, shape: try SIMDStepSupport.plannedOutputShape(node),
-                              opName: node.op.typeName)
+        return ActivationStep(function: function, opName: node.op.typeName)
     }
 
     /// Elements per parallel work item: large enough to amortize the split.
@@ -48,25 +47,37 @@ enum SIMDActivation: SIMDOperatorFamily {
 
     struct ActivationStep: PreparedStep {
         let function: Function
-        let shape: [Int]
         let opName: String
         var algorithm: String { "vector" }
+        var writesStridedOutput: Bool { true }
+        /// Each vector is loaded before the same elements are stored.
+        var overwritableInput: Int? { 0 }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            let x = try SIMDStepSupport.floats(inputs, 0, shape: shape, op: opName)
-            let count = x.count
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let source = SIMDStepSupport.SharedInput(try buffers.input(0, opName))
+            let output = buffers.outputs[0]
+            let out = SIMDStepSupport.SharedOutput(output)
+            let count = output.count
             let function = self.function
-            let output = SIMDStepSupport.makeFloats(count: count) { out in
-                SIMDStepSupport.withInput(x) { source in
-                    let blocks = (count + blockSize - 1) / blockSize
-                    SIMDStepSupport.parallelFor(context, count: blocks, work: count) { range in
-                        let start = range.lowerBound * blockSize
-                        let end = Swift.min(count, range.upperBound * blockSize)
-                        apply(function, source.base + start, out.base + start, count: end - start)
+            if output.isContiguous {
+                let blocks = (count + blockSize - 1) / blockSize
+                SIMDStepSupport.parallelFor(context, count: blocks, work: count) { range in
+                    let start = range.lowerBound * blockSize
+                    let end = Swift.min(count, range.upperBound * blockSize)
+                    apply(function, source.base + start, out.base + start, count: end - start)
+                }
+            } else {
+                // A slice of a larger tensor: blocks never cross an image.
+                let per = output.imageCount
+                let blocksPerImage = (per + blockSize - 1) / blockSize
+                SIMDStepSupport.parallelFor(context, count: output.batch * blocksPerImage, work: count) { range in
+                    for item in range {
+                        let n = item / blocksPerImage, start = item % blocksPerImage * blockSize
+                        apply(function, source.base + n * per + start, out.image(n) + start,
+                              count: Swift.min(blockSize, per - start))
                     }
                 }
             }
-            return [try Tensor(shape: shape, floats: output)]
         }
     }
 

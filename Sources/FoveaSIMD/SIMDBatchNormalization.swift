@@ -21,13 +21,19 @@ enum SIMDBatchNormalization: SIMDOperatorFamily {
             throw FoveaError(.shapeMismatch, "BatchNormalization needs X of rank >= 2 and four parameters")
         }
         let channels = shapes[0][1]
+        guard shapes[1...].allSatisfy({ $0.elementCount == channels }) else {
+            throw FoveaError(.shapeMismatch, "BatchNormalization parameters must have \(channels) elements (one per channel)")
+        }
         var folded: Coefficients?
         let parameters = (1...4).compactMap { node.constant($0)?.floats }
         if parameters.count == 4 {
-            folded = try Coefficients(scale: parameters[0], bias: parameters[1], mean: parameters[2],
-                                      variance: parameters[3], epsilon: epsilon, channels: channels)
+            guard parameters.allSatisfy({ $0.count == channels }) else {
+                throw FoveaError(.shapeMismatch, "BatchNormalization constant parameters do not match their types")
+            }
+            folded = Coefficients(scale: parameters[0], bias: parameters[1], mean: parameters[2],
+                                  variance: parameters[3], epsilon: epsilon, channels: channels)
         }
-        return BatchNormalizationStep(shapes: shapes, epsilon: epsilon, folded: folded)
+        return BatchNormalizationStep(shape: shapes[0], epsilon: epsilon, folded: folded)
     }
 
     /// Per-channel multiplier and offset.
@@ -35,56 +41,86 @@ enum SIMDBatchNormalization: SIMDOperatorFamily {
         let factor: [Float]
         let shift: [Float]
 
-        /// Computed exactly as the reference does, so the result matches it.
-        init(scale: [Float], bias: [Float], mean: [Float], variance: [Float], epsilon: Float, channels: Int) throws {
-            guard [scale, bias, mean, variance].allSatisfy({ $0.count == channels }) else {
-                throw FoveaError(.shapeMismatch, "BatchNormalization parameters must have \(channels) elements (one per channel)")
-            }
+        init(scale: [Float], bias: [Float], mean: [Float], variance: [Float], epsilon: Float, channels: Int) {
             var factor = [Float](repeating: 0, count: channels), shift = factor
-            for c in 0..<channels {
-                factor[c] = scale[c] / (variance[c] + epsilon).squareRoot()
-                shift[c] = bias[c] - mean[c] * factor[c]
+            factor.withUnsafeMutableBufferPointer { f in
+                shift.withUnsafeMutableBufferPointer { s in
+                    guard let f = f.baseAddress, let s = s.baseAddress else { return }
+                    fold(scale: scale, bias: bias, mean: mean, variance: variance, epsilon: epsilon,
+                         channels: channels, factor: f, shift: s)
+                }
             }
             self.factor = factor
             self.shift = shift
         }
     }
 
+    /// `factor = scale / sqrt(var + epsilon)`, `shift = bias - mean * factor`,
+    /// computed exactly as the reference does, so the result matches it.
+    static func fold(scale: UnsafePointer<Float>, bias: UnsafePointer<Float>, mean: UnsafePointer<Float>,
+                     variance: UnsafePointer<Float>, epsilon: Float, channels: Int,
+                     factor: UnsafeMutablePointer<Float>, shift: UnsafeMutablePointer<Float>) {
+        for c in 0..<channels {
+            factor[c] = scale[c] / (variance[c] + epsilon).squareRoot()
+            shift[c] = bias[c] - mean[c] * factor[c]
+        }
+    }
+
     struct BatchNormalizationStep: PreparedStep {
-        let shapes: [[Int]]
+        let shape: [Int]
         let epsilon: Float
         let folded: Coefficients?
         var algorithm: String { folded == nil ? "vector" : "vector folded" }
+        var writesStridedOutput: Bool { true }
+        /// Each vector of X is loaded before the same elements are stored.
+        var overwritableInput: Int? { 0 }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+        var channels: Int { shape[1] }
+
+        /// Run-time parameters are folded into the workspace: factors, then shifts.
+        func workspaceBytes(threads: Int) -> Int {
+            folded == nil ? SIMDStepSupport.workspaceBytes(slices: 2, floats: channels) : 0
+        }
+
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
             let op = "BatchNormalization"
-            let x = try SIMDStepSupport.floats(inputs, 0, shape: shapes[0], op: op)
-            let channels = shapes[0][1]
-            let coefficients: Coefficients
+            let x = try buffers.input(0, op)
+            guard x.count > 0 else { return }
+            let channels = self.channels
             if let folded {
-                coefficients = folded
+                folded.factor.withUnsafeBufferPointer { factor in
+                    folded.shift.withUnsafeBufferPointer { shift in
+                        guard let factor = factor.baseAddress, let shift = shift.baseAddress else { return }
+                        normalize(x, buffers.outputs[0], factor: factor, shift: shift, context: context)
+                    }
+                }
             } else {
-                let p = try (1...4).map { try SIMDStepSupport.floats(inputs, $0, shape: shapes[$0], op: op) }
-                coefficients = try Coefficients(scale: p[0], bias: p[1], mean: p[2], variance: p[3],
-                                                epsilon: epsilon, channels: channels)
+                let p = try (scale: buffers.input(1, op), bias: buffers.input(2, op),
+                             mean: buffers.input(3, op), variance: buffers.input(4, op))
+                let factor = try SIMDStepSupport.workspace(buffers, op)
+                let shift = factor + SIMDStepSupport.alignedFloats(channels)
+                fold(scale: p.scale.floats, bias: p.bias.floats, mean: p.mean.floats, variance: p.variance.floats,
+                     epsilon: epsilon, channels: channels, factor: factor, shift: shift)
+                normalize(x, buffers.outputs[0], factor: factor, shift: shift, context: context)
             }
-            let planeSize = shapes[0].dropFirst(2).reduce(1, *)
-            let planes = shapes[0][0] * channels
-            let output = SIMDStepSupport.makeFloats(count: x.count) { out in
-                SIMDStepSupport.withInput(x) { source in
-                    SIMDStepSupport.parallelFor(context, count: planes, work: x.count) { range in
-                        for plane in range {
-                            let c = plane % channels
-                            let a = coefficients.factor[c], b = coefficients.shift[c]
-                            let offset = plane * planeSize
-                            SIMDStepSupport.map(source.base + offset, out.base + offset, count: planeSize) { v in
-                                v * a + b
-                            }
-                        }
+        }
+
+        /// `y = x * factor[c] + shift[c]`, plane by plane.
+        private func normalize(_ x: TensorView, _ y: TensorView, factor: UnsafePointer<Float>, shift: UnsafePointer<Float>,
+                               context: RunContext) {
+            let channels = self.channels
+            let planeSize = shape.dropFirst(2).reduce(1, *)
+            let source = SIMDStepSupport.SharedInput(x), out = SIMDStepSupport.SharedOutput(y)
+            let coefficients = (factor: SIMDStepSupport.SharedInput(base: factor), shift: SIMDStepSupport.SharedInput(base: shift))
+            SIMDStepSupport.parallelFor(context, count: shape[0] * channels, work: x.count) { range in
+                for plane in range {
+                    let n = plane / channels, c = plane % channels
+                    let a = coefficients.factor.base[c], b = coefficients.shift.base[c]
+                    SIMDStepSupport.map(source.base + plane * planeSize, out.image(n) + c * planeSize, count: planeSize) { v in
+                        v * a + b
                     }
                 }
             }
-            return [try Tensor(shape: shapes[0], floats: output)]
         }
     }
 }

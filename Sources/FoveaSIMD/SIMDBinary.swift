@@ -70,36 +70,70 @@ enum SIMDBinary: SIMDOperatorFamily {
         let outputShape: [Int]
         let stages: [SIMDBroadcastPlan]
         let opName: String
+        /// The leading Sum stages whose result is smaller than the output:
+        /// they ping-pong between two workspace buffers of `partialCount` floats.
+        private let partialStages: Int
+        private let partialCount: Int
+
+        init(operation: Operation, inputShapes: [[Int]], outputShape: [Int], stages: [SIMDBroadcastPlan], opName: String) {
+            self.operation = operation
+            self.inputShapes = inputShapes
+            self.outputShape = outputShape
+            self.stages = stages
+            self.opName = opName
+            let total = outputShape.elementCount
+            let partial = stages.prefix { $0.count != total }
+            partialStages = partial.count
+            partialCount = partial.map(\.count).max() ?? 0
+        }
 
         var algorithm: String {
             stages.isEmpty ? "copy" : Set(stages.map(\.kind)).sorted().joined(separator: "+")
         }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            let values = try inputShapes.indices.map {
-                try SIMDStepSupport.floats(inputs, $0, shape: inputShapes[$0], op: opName)
-            }
-            guard var current = values.first else {
-                throw FoveaError(.invalidArgument, "\(opName) needs at least one input")
-            }
-            for (index, plan) in stages.enumerated() {
-                current = combine(current, values[index + 1], plan, context: context)
-            }
-            return [try Tensor(shape: outputShape, floats: current)]
+        /// An input of the output's shape is read at the same position as the
+        /// element written, a vector (or partial vector) before it is stored.
+        /// Not for Sum of three or more: a later stage could read the same tensor
+        /// through another input after the first stage overwrote it.
+        var overwritableInput: Int? {
+            guard inputShapes.count <= 2, partialStages == 0 else { return nil }
+            return inputShapes.firstIndex(of: outputShape)
         }
 
-        private func combine(_ a: [Float], _ b: [Float], _ plan: SIMDBroadcastPlan, context: RunContext) -> [Float] {
-            let operation = self.operation
-            return SIMDStepSupport.makeFloats(count: plan.count) { out in
-                SIMDStepSupport.withInput(a) { a in
-                    SIMDStepSupport.withInput(b) { b in
-                        let blocks = (plan.count + blockSize - 1) / blockSize
-                        SIMDStepSupport.parallelFor(context, count: blocks, work: plan.count) { range in
-                            SIMDBinary.run(operation, plan, a.base, b.base, out.base,
-                                           range.lowerBound * blockSize, Swift.min(plan.count, range.upperBound * blockSize))
-                        }
-                    }
+        func workspaceBytes(threads: Int) -> Int {
+            SIMDStepSupport.workspaceBytes(slices: Swift.min(partialStages, 2), floats: partialCount)
+        }
+
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let output = buffers.outputs[0]
+            let first = try buffers.input(0, opName)
+            guard !stages.isEmpty else {
+                // Sum of one input.
+                if first.base != output.base {
+                    output.floats.update(from: first.floats, count: output.count)
                 }
+                return
+            }
+            let partial = partialStages > 0 ? try SIMDStepSupport.workspace(buffers, opName) : nil
+            var current = UnsafePointer(first.floats)
+            for (index, plan) in stages.enumerated() {
+                let b = try buffers.input(index + 1, opName)
+                let destination = index < partialStages
+                    ? partial! + index % 2 * SIMDStepSupport.alignedFloats(partialCount) : output.floats
+                combine(current, UnsafePointer(b.floats), destination, plan, context: context)
+                current = UnsafePointer(destination)
+            }
+        }
+
+        private func combine(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ out: UnsafeMutablePointer<Float>,
+                             _ plan: SIMDBroadcastPlan, context: RunContext) {
+            let operation = self.operation
+            let (a, b, out) = (SIMDStepSupport.SharedInput(base: a), SIMDStepSupport.SharedInput(base: b),
+                               SIMDStepSupport.SharedOutput(base: out))
+            let blocks = (plan.count + blockSize - 1) / blockSize
+            SIMDStepSupport.parallelFor(context, count: blocks, work: plan.count) { range in
+                SIMDBinary.run(operation, plan, a.base, b.base, out.base,
+                               range.lowerBound * blockSize, Swift.min(plan.count, range.upperBound * blockSize))
             }
         }
     }

@@ -20,13 +20,10 @@ enum SIMDConcat: SIMDOperatorFamily {
         // Where each input's block starts inside an output row.
         var starts: [Int] = [], running = 0
         for block in blocks { starts.append(running); running += block }
-        return ConcatStep(inputShapes: shapes, outputShape: output, outer: output[..<resolved].reduce(1, *),
-                          blocks: blocks, starts: starts)
+        return ConcatStep(outer: output[..<resolved].reduce(1, *), blocks: blocks, starts: starts)
     }
 
     struct ConcatStep: PreparedStep {
-        let inputShapes: [[Int]]
-        let outputShape: [Int]
         /// Product of the dimensions before the axis.
         let outer: Int
         /// Each input's contiguous block per outer index.
@@ -36,32 +33,19 @@ enum SIMDConcat: SIMDOperatorFamily {
 
         var algorithm: String { "block copy" }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            let values = try inputShapes.indices.map {
-                try SIMDStepSupport.floats(inputs, $0, shape: inputShapes[$0], op: "Concat")
-            }
-            let total = outputShape.elementCount
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            for index in blocks.indices { _ = try buffers.input(index, "Concat") }
+            let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
             let (outer, blocks, starts) = (self.outer, self.blocks, self.starts)
             let rowLength = blocks.reduce(0, +)
-            let output = SIMDStepSupport.makeFloats(count: total) { out in
-                copyAll(values, blocks: blocks, starts: starts, outer: outer, rowLength: rowLength, out: out, context: context)
-            }
-            return [try Tensor(shape: outputShape, floats: output)]
-        }
-    }
-
-    /// Copies every (outer index, input) block into place, the blocks shared among threads.
-    private static func copyAll(_ values: [[Float]], blocks: [Int], starts: [Int], outer: Int, rowLength: Int,
-                                out: SIMDStepSupport.SharedOutput, context: RunContext) {
-        let inputCount = values.count
-        SIMDStepSupport.parallelFor(context, count: outer * inputCount, work: outer * rowLength) { range in
-            for task in range {
-                let o = task / inputCount, index = task % inputCount
-                let block = blocks[index]
-                guard block > 0 else { continue }
-                values[index].withUnsafeBufferPointer { source in
-                    guard let base = source.baseAddress else { return }
-                    (out.base + o * rowLength + starts[index]).initialize(from: base + o * block, count: block)
+            let inputCount = blocks.count
+            // Every (outer index, input) block is one task; the tasks are shared among threads.
+            SIMDStepSupport.parallelFor(context, count: outer * inputCount, work: outer * rowLength) { range in
+                for task in range {
+                    let o = task / inputCount, index = task % inputCount
+                    let block = blocks[index]
+                    guard block > 0, let input = buffers.inputs[index] else { continue }
+                    (out.base + o * rowLength + starts[index]).update(from: input.floats + o * block, count: block)
                 }
             }
         }

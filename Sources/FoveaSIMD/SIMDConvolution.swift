@@ -24,7 +24,8 @@ enum SIMDConvolution: SIMDOperatorFamily {
             let preparedBias = node.inputType(2) == nil ? [Float](repeating: 0, count: layout.outputChannels) : bias
             return DepthwiseConvolutionStep(layout: layout, weights: weightValues, bias: preparedBias, activation: activation, kernels: kernels)
         }
-        return GemmConvolutionStep(layout: layout, weights: weightValues, bias: bias, activation: activation, kernels: kernels)
+        return GemmConvolutionStep(layout: layout, weights: weightValues, bias: bias, runTimeBias: node.inputType(2) != nil,
+                                   activation: activation, kernels: kernels)
     }
 
     /// ` +relu` (and so on) for a step's algorithm when an activation is fused; empty otherwise.
@@ -74,28 +75,6 @@ enum SIMDConvolution: SIMDOperatorFamily {
         }
         return layout
     }
-
-    /// The input tensor's floats after checking its shape against the plan.
-    static func checkedInput(_ inputs: [Tensor?], _ layout: ConvolutionLayout) throws -> [Float] {
-        guard let x = inputs.first ?? nil else {
-            throw FoveaError(.invalidArgument, "Conv input X is missing")
-        }
-        guard x.shape == layout.inputShape else {
-            throw FoveaError(.shapeMismatch, "Conv input X has shape \(x.shape); the step was prepared for \(layout.inputShape)")
-        }
-        return try x.requireFloats("X")
-    }
-
-    /// The bias for this run: the prepared constant, else a run-time input 2.
-    static func runBias(_ prepared: [Float]?, _ inputs: [Tensor?], count: Int) throws -> [Float]? {
-        if let prepared { return prepared }
-        guard inputs.count > 2, let b = inputs[2] else { return nil }
-        let values = try b.requireFloats("B")
-        guard values.count == count else {
-            throw FoveaError(.shapeMismatch, "Conv bias has \(values.count) values; expected \(count)")
-        }
-        return values
-    }
 }
 
 /// Convolution as one GEMM per (image, group): `Y[m, n] = Σ_p W[m, p] · B[p, n]`
@@ -110,16 +89,23 @@ struct GemmConvolutionStep: PreparedStep {
     private let groupStride: Int
     /// The constant bias padded to whole row panels per group, if constant.
     private let paddedBias: [Float]?
+    /// The bias is input 2 at run time: padded into the workspace on each run.
+    private let hasRunTimeBias: Bool
     private let im2col: Im2colPacker
     /// Applied by the GEMM tiles of the last reduction pass, before they are stored.
     private let activation: KernelActivation
+
+    /// Each (image, group) writes its own output planes from `outputs[0].image(n)`.
+    var writesStridedOutput: Bool { true }
 
     /// Reduction depth per GEMM pass. Measured on Zen 5: 1024 (no split for any
     /// SqueezeNet layer) was 3-6% faster than 256 (an L1-sized 32 KB B panel).
     static let reductionBlock = 1024
 
-    init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, activation: FusedActivation? = nil, kernels: GemmKernelSet) {
+    init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, runTimeBias: Bool = false,
+         activation: FusedActivation? = nil, kernels: GemmKernelSet) {
         self.layout = layout
+        hasRunTimeBias = bias == nil && runTimeBias
         self.kernels = kernels
         self.activation = KernelActivation(activation)
         let k = layout.reduction, rows = layout.groupOutputs
@@ -146,30 +132,48 @@ struct GemmConvolutionStep: PreparedStep {
 
     /// One bias value per row of every group's row panels (zeros in the padding rows).
     static func padBias(_ bias: [Float], _ layout: ConvolutionLayout) -> [Float] {
-        let rows = layout.groupOutputs
-        let padded = GemmPacking.rowPanels(rows) * GemmKernelSet.tileRows
-        var out = [Float](repeating: 0, count: padded * layout.group)
-        for g in 0..<layout.group {
-            for r in 0..<rows { out[g * padded + r] = bias[g * rows + r] }
+        var out = [Float](repeating: 0, count: paddedBiasCount(layout))
+        bias.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { destination in
+                guard let source = source.baseAddress, let destination = destination.baseAddress else { return }
+                padBias(source, layout, into: destination)
+            }
         }
         return out
     }
 
-    func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-        let input = try SIMDConvolution.checkedInput(inputs, layout)
-        let bias = try paddedBias ?? SIMDConvolution.runBias(nil, inputs, count: layout.outputChannels)
-            .map { Self.padBias($0, layout) }
+    static func paddedBiasCount(_ layout: ConvolutionLayout) -> Int {
+        GemmPacking.rowPanels(layout.groupOutputs) * GemmKernelSet.tileRows * layout.group
+    }
+
+    static func padBias(_ bias: UnsafePointer<Float>, _ layout: ConvolutionLayout, into out: UnsafeMutablePointer<Float>) {
+        let rows = layout.groupOutputs
+        let padded = GemmPacking.rowPanels(rows) * GemmKernelSet.tileRows
+        out.update(repeating: 0, count: padded * layout.group)
+        for g in 0..<layout.group {
+            for r in 0..<rows { out[g * padded + r] = bias[g * rows + r] }
+        }
+    }
+
+    /// How a run on `threads` threads splits the work.
+    private struct Schedule {
+        /// Column panels per work item.
+        var blockPanels: Int
+        var blocksPerImage: Int
+        /// Output-channel chunks of a 1x1 convolution: more than 1 runs ``runSplit``.
+        var rowChunks: Int
+    }
+
+    private func schedule(threads: Int) -> Schedule {
         let l = layout
-        let total = l.outputShape.elementCount
-        let k = l.reduction, positions = l.outputPlane
-        let panels = GemmPacking.columnPanels(positions)
+        let k = l.reduction
+        let panels = GemmPacking.columnPanels(l.outputPlane)
         // Panels per work item: a B block of at most 256 KB (L2), and at least
         // two items per thread when the images and groups alone are too few.
         let images = l.batch * l.group
-        let itemsWanted = (2 * context.threads + images - 1) / images
+        let itemsWanted = (2 * threads + images - 1) / images
         var cappedPanels = max(1, min(panels, (64 * 1024) / (k * GemmKernelSet.tileColumns),
                                      (panels + itemsWanted - 1) / itemsWanted))
-        let threads = context.threads
         if threads > 1, images == 1 {
             // Shrink the blocks until their count is a multiple of the thread
             // count, so that `parallelFor`'s contiguous chunks get equal numbers
@@ -191,39 +195,82 @@ struct GemmConvolutionStep: PreparedStep {
         let chunksWanted = (4 * threads + blockItems - 1) / blockItems
         let rowChunks = threads > 1 && l.isPointwise && blockItems < 2 * threads
             ? min(rowPanels, (chunksWanted + threads - 1) / threads * threads) : 1
-        let output = [Float](unsafeUninitializedCapacity: total) { buffer, count in
-            guard let y = buffer.baseAddress else { count = 0; return }
-            input.withUnsafeBufferPointer { xBuffer in
-                packedWeights.withUnsafeBufferPointer { wBuffer in
-                    (bias ?? []).withUnsafeBufferPointer { biasBuffer in
-                        guard let x = xBuffer.baseAddress, let w = wBuffer.baseAddress else { return }
-                        let shared = GemmConvolutionOperands(
-                            x: GemmSharedReadPointer(base: x), w: GemmSharedReadPointer(base: w),
-                            y: GemmSharedPointer(base: y),
-                            bias: bias == nil ? nil : biasBuffer.baseAddress.map { GemmSharedReadPointer(base: $0) })
-                        if rowChunks > 1 {
-                            runSplit(shared, images: images, blockPanels: blockPanels, rowChunks: rowChunks, context: context)
-                            return
-                        }
-                        context.parallelFor(images * blocksPerImage) { items in
-                            let scratch = UnsafeMutablePointer<Float>.allocate(capacity: blockPanels * k * GemmKernelSet.tileColumns)
-                            defer { scratch.deallocate() }
-                            for item in items {
-                                let image = item / blocksPerImage, block = item % blocksPerImage
-                                let firstPanel = block * blockPanels
-                                let panelCount = min(blockPanels, panels - firstPanel)
-                                let operands = imageOperands(shared, image: image)
-                                pack(x: operands.x, firstPanel: firstPanel, panelCount: panelCount, into: scratch)
-                                runColumns(operands, rowPanels: 0..<rowPanels, firstPanel: firstPanel, panelCount: panelCount,
-                                           packed: scratch, firstPacked: max(firstPanel, packedPanelStart))
-                            }
-                        }
-                    }
-                }
-            }
-            count = total
+        return Schedule(blockPanels: blockPanels, blocksPerImage: blocksPerImage, rowChunks: rowChunks)
+    }
+
+    /// Floats of the padded run-time bias at the start of the workspace (0 for a constant or no bias).
+    private var runBiasFloats: Int {
+        hasRunTimeBias ? SIMDStepSupport.alignedFloats(Self.paddedBiasCount(layout)) : 0
+    }
+
+    /// Scratch floats after the bias: one B block per chunk, or (split runs)
+    /// every packed panel of every image.
+    private func scratchFloats(_ s: Schedule, threads: Int) -> Int {
+        let l = layout
+        let panelFloats = l.reduction * GemmKernelSet.tileColumns
+        let images = l.batch * l.group
+        if s.rowChunks > 1 {
+            let packedPerImage = GemmPacking.columnPanels(l.outputPlane) - packedPanelStart
+            return images * packedPerImage * panelFloats
         }
-        return [try Tensor(shape: l.outputShape, floats: output)]
+        let chunks = min(threads, images * s.blocksPerImage)
+        return chunks * SIMDStepSupport.alignedFloats(s.blockPanels * panelFloats)
+    }
+
+    /// The schedule changes with the thread count, so the largest need of any
+    /// run with up to `threads` threads.
+    func workspaceBytes(threads: Int) -> Int {
+        let scratch = (1...max(1, threads)).map { scratchFloats(schedule(threads: $0), threads: $0) }.max() ?? 0
+        return (runBiasFloats + scratch) * MemoryLayout<Float>.stride
+    }
+
+    func run(_ buffers: StepBuffers, context: RunContext) throws {
+        let x = try buffers.input(0, "Conv")
+        let output = buffers.outputs[0]
+        let workspace = try SIMDStepSupport.workspace(buffers, "Conv")
+        if hasRunTimeBias {
+            Self.padBias(try buffers.input(2, "Conv").floats, layout, into: workspace)
+        }
+        let scratch = GemmSharedPointer(base: workspace + runBiasFloats)
+        packedWeights.withUnsafeBufferPointer { weights in
+            (paddedBias ?? []).withUnsafeBufferPointer { constantBias in
+                guard let w = weights.baseAddress else { return }
+                let bias = hasRunTimeBias ? UnsafePointer(workspace) : paddedBias == nil ? nil : constantBias.baseAddress
+                let shared = GemmConvolutionOperands(
+                    x: GemmSharedReadPointer(base: x.floats), w: GemmSharedReadPointer(base: w),
+                    y: GemmSharedPointer(base: output.floats), yBatchStride: output.batchStride,
+                    bias: bias.map { GemmSharedReadPointer(base: $0) })
+                compute(shared, scratch: scratch, context: context)
+            }
+        }
+    }
+
+    /// Packs B blocks into per-chunk scratch slices and runs the GEMM on them.
+    private func compute(_ shared: GemmConvolutionOperands, scratch: GemmSharedPointer, context: RunContext) {
+        let l = layout
+        let k = l.reduction
+        let panels = GemmPacking.columnPanels(l.outputPlane)
+        let images = l.batch * l.group
+        let s = schedule(threads: context.threads)
+        let (blockPanels, blocksPerImage) = (s.blockPanels, s.blocksPerImage)
+        if s.rowChunks > 1 {
+            runSplit(shared, images: images, blockPanels: blockPanels, rowChunks: s.rowChunks, scratch: scratch, context: context)
+            return
+        }
+        let rowPanels = GemmPacking.rowPanels(l.groupOutputs)
+        let slice = SIMDStepSupport.alignedFloats(blockPanels * k * GemmKernelSet.tileColumns)
+        context.parallelChunks(images * blocksPerImage) { chunk, items in
+            let packed = scratch.base + chunk * slice
+            for item in items {
+                let image = item / blocksPerImage, block = item % blocksPerImage
+                let firstPanel = block * blockPanels
+                let panelCount = min(blockPanels, panels - firstPanel)
+                let operands = imageOperands(shared, image: image)
+                pack(x: operands.x, firstPanel: firstPanel, panelCount: panelCount, into: packed)
+                runColumns(operands, rowPanels: 0..<rowPanels, firstPanel: firstPanel, panelCount: panelCount,
+                           packed: packed, firstPacked: max(firstPanel, packedPanelStart))
+            }
+        }
     }
 
     /// Packs every (image, column panel) into one shared scratch in parallel,
@@ -232,16 +279,13 @@ struct GemmConvolutionStep: PreparedStep {
     /// output tile still sees the same kernel calls over `k`, so the result
     /// does not depend on the split.
     private func runSplit(_ shared: GemmConvolutionOperands, images: Int, blockPanels: Int, rowChunks: Int,
-                          context: RunContext) {
+                          scratch sharedScratch: GemmSharedPointer, context: RunContext) {
         let l = layout
         let k = l.reduction, width = GemmKernelSet.tileColumns
         let panels = GemmPacking.columnPanels(l.outputPlane)
         let firstPacked = packedPanelStart
         let packedPerImage = panels - firstPacked
         let panelFloats = k * width
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: max(1, images * packedPerImage * panelFloats))
-        defer { scratch.deallocate() }
-        let sharedScratch = GemmSharedPointer(base: scratch)
         context.parallelFor(images * packedPerImage) { items in
             for item in items {
                 let image = item / packedPerImage, panel = item % packedPerImage
@@ -279,7 +323,7 @@ struct GemmConvolutionStep: PreparedStep {
             x: shared.x.base + (n * l.channels + g * l.groupChannels) * l.inputPlane,
             weights: shared.w.base + g * groupStride,
             bias: shared.bias.map { $0.base + g * GemmPacking.rowPanels(l.groupOutputs) * GemmKernelSet.tileRows },
-            y: shared.y.base + (n * l.outputChannels + g * l.groupOutputs) * l.outputPlane)
+            y: shared.y.base + n * shared.yBatchStride + g * l.groupOutputs * l.outputPlane)
     }
 
     /// Packs the panels of `firstPanel ..< firstPanel + panelCount` that are
@@ -349,6 +393,8 @@ struct GemmConvolutionOperands: Sendable {
     let x: GemmSharedReadPointer
     let w: GemmSharedReadPointer
     let y: GemmSharedPointer
+    /// Output elements from one image to the next (more than one image when strided).
+    let yBatchStride: Int
     let bias: GemmSharedReadPointer?
 }
 

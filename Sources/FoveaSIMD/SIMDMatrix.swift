@@ -10,7 +10,8 @@ enum SIMDMatrix: SIMDOperatorFamily {
 
     static func prepare(_ node: NodeContext) throws -> any PreparedStep {
         let shape = try shape(node)
-        return MatrixStep(shape: shape, constantB: node.constant(1), constantC: node.constant(2), kernels: try GemmKernelSet.current())
+        return MatrixStep(shape: shape, constantB: node.constant(1), constantC: node.constant(2), kernels: try GemmKernelSet.current(),
+                          opName: node.op.typeName)
     }
 
     /// The node's matrix shapes if this family runs it; throws otherwise.
@@ -128,12 +129,14 @@ struct MatrixStep: PreparedStep {
     let shape: MatrixShape
     let kernels: GemmKernelSet
     let algorithm: String
+    let opName: String
     private let packedB: [Float]?
     /// `beta × C` broadcast to the output, computed here when C is a constant.
     private let preparedInitial: [Float]?
 
-    init(shape: MatrixShape, constantB: Tensor?, constantC: Tensor?, kernels: GemmKernelSet) {
+    init(shape: MatrixShape, constantB: Tensor?, constantC: Tensor?, kernels: GemmKernelSet, opName: String = "Gemm") {
         self.shape = shape
+        self.opName = opName
         self.kernels = kernels
         preparedInitial = constantC?.floats.flatMap { Self.initial(shape, c: $0) }
         var packed: [Float]?
@@ -153,59 +156,70 @@ struct MatrixStep: PreparedStep {
         algorithm = "gemm 8x32 \(kernels.isa)" + (packed == nil ? "" : " packed B")
     }
 
-    func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+    /// Packed A, then the driver's B blocks.
+    func workspaceBytes(threads: Int) -> Int {
         let s = shape
-        var operands: [[Float]] = []
-        for (index, expected) in s.inputShapes.enumerated() {
-            guard index < inputs.count, let tensor = inputs[index] else {
-                throw FoveaError(.invalidArgument, "input \(index) is missing")
-            }
-            guard tensor.shape == expected else {
-                throw FoveaError(.shapeMismatch, "input \(index) has shape \(tensor.shape); the step was prepared for \(expected)")
-            }
-            operands.append(try tensor.requireFloats("input \(index)"))
-        }
-        let matrix = s.rows * s.columns, total = s.outputCount
-        let initial = preparedInitial ?? (operands.count > 2 ? Self.initial(s, c: operands[2]) : nil)
-        let packedA = UnsafeMutablePointer<Float>.allocate(capacity: max(1, GemmPacking.packedACount(rows: s.rows, k: s.inner)))
-        defer { packedA.deallocate() }
-        let output = [Float](unsafeUninitializedCapacity: total) { buffer, count in
-            guard let y = buffer.baseAddress else { count = 0; return }
-            if let initial { y.update(from: initial, count: total) }
-            operands[0].withUnsafeBufferPointer { aBuffer in
-                operands[1].withUnsafeBufferPointer { bBuffer in
-                    (packedB ?? []).withUnsafeBufferPointer { packedBuffer in
-                        for (index, (aOffset, bOffset)) in zip(s.aOffsets, s.bOffsets).enumerated() {
-                            guard let a = aBuffer.baseAddress, let b = bBuffer.baseAddress else {
-                                if initial == nil { (y + index * matrix).update(repeating: 0, count: matrix) }
-                                continue
-                            }
-                            GemmPacking.packA(rows: s.rows, k: s.inner, source: a + aOffset, rowStride: s.aRowStride,
-                                              columnStride: s.aColumnStride, scale: s.alpha, into: packedA)
-                            let right: GemmRightOperand = (packedB == nil ? nil : packedBuffer.baseAddress).map { .packed($0) }
-                                ?? .strided(b + bOffset, rowStride: s.bRowStride, columnStride: s.bColumnStride)
-                            GemmDriver.multiply(kernels: kernels, rows: s.rows, columns: s.columns, k: s.inner,
-                                                packedA: packedA, b: right, c: y + index * matrix,
-                                                accumulate: initial != nil, context: context)
-                        }
-                    }
-                }
-            }
-            count = total
-        }
-        return [try Tensor(shape: s.outputShape, floats: output)]
+        let scratch = GemmDriver.scratchFloats(columns: s.columns, k: s.inner, packedB: packedB != nil, threads: threads)
+        return (packedAFloats + scratch) * MemoryLayout<Float>.stride
     }
 
-    /// `beta × C` broadcast to the output, or nil when there is no C term.
-    private static func initial(_ shape: MatrixShape, c: [Float]) -> [Float]? {
-        guard let cShape = shape.cShape, shape.beta != 0 else { return nil }
+    private var packedAFloats: Int {
+        SIMDStepSupport.alignedFloats(max(1, GemmPacking.packedACount(rows: shape.rows, k: shape.inner)))
+    }
+
+    func run(_ buffers: StepBuffers, context: RunContext) throws {
+        let s = shape
+        let op = opName
+        let a = try buffers.input(0, op), b = try buffers.input(1, op)
+        let y = buffers.outputs[0].floats
+        let matrix = s.rows * s.columns
+        // `beta × C` broadcast into the output, which the GEMM then adds to.
+        var accumulate = false
+        if let preparedInitial {
+            y.update(from: preparedInitial, count: s.outputCount)
+            accumulate = true
+        } else if s.inputShapes.count > 2, s.cShape != nil, s.beta != 0 {
+            Self.initial(s, c: try buffers.input(2, op).floats, into: y)
+            accumulate = true
+        }
+        let workspace = try SIMDStepSupport.workspace(buffers, op)
+        let packedA = workspace
+        let scratch = workspace + packedAFloats
+        (packedB ?? []).withUnsafeBufferPointer { packedBuffer in
+            for (index, (aOffset, bOffset)) in zip(s.aOffsets, s.bOffsets).enumerated() {
+                GemmPacking.packA(rows: s.rows, k: s.inner, source: a.floats + aOffset, rowStride: s.aRowStride,
+                                  columnStride: s.aColumnStride, scale: s.alpha, into: packedA)
+                let right: GemmRightOperand = (packedB == nil ? nil : packedBuffer.baseAddress).map { .packed($0) }
+                    ?? .strided(b.floats + bOffset, rowStride: s.bRowStride, columnStride: s.bColumnStride)
+                GemmDriver.multiply(kernels: kernels, rows: s.rows, columns: s.columns, k: s.inner,
+                                    packedA: packedA, b: right, c: y + index * matrix,
+                                    accumulate: accumulate, scratch: scratch, context: context)
+            }
+        }
+    }
+
+    /// `beta × C` broadcast to `rows × columns`.
+    private static func initial(_ shape: MatrixShape, c: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+        guard let cShape = shape.cShape else { return }
         let rows = shape.rows, columns = shape.columns
-        let padded = [Int](repeating: 1, count: 2 - cShape.count) + cShape
-        let rowStride = padded[0] == 1 ? 0 : padded[1]
-        let columnStride = padded[1] == 1 ? 0 : 1
-        var out = [Float](repeating: 0, count: rows * columns)
+        // C's shape padded with leading 1s to rank 2.
+        let cRows = cShape.count == 2 ? cShape[0] : 1, cColumns = cShape.last ?? 1
+        let rowStride = cRows == 1 ? 0 : cColumns
+        let columnStride = cColumns == 1 ? 0 : 1
         for i in 0..<rows {
             for j in 0..<columns { out[i * columns + j] = shape.beta * c[i * rowStride + j * columnStride] }
+        }
+    }
+
+    /// `beta × C` for a constant C, or nil when there is no C term.
+    private static func initial(_ shape: MatrixShape, c: [Float]) -> [Float]? {
+        guard shape.cShape != nil, shape.beta != 0 else { return nil }
+        var out = [Float](repeating: 0, count: shape.rows * shape.columns)
+        c.withUnsafeBufferPointer { c in
+            out.withUnsafeMutableBufferPointer { out in
+                guard let c = c.baseAddress, let out = out.baseAddress else { return }
+                initial(shape, c: c, into: out)
+            }
         }
         return out
     }

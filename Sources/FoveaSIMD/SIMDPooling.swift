@@ -49,7 +49,7 @@ enum SIMDPooling: SIMDOperatorFamily {
             }
             var isMax = false
             if case .globalMaxPool = node.op { isMax = true }
-            return GlobalStep(inputShape: inputShape, outputShape: try SIMDStepSupport.plannedOutputShape(node), isMax: isMax)
+            return GlobalStep(inputShape: inputShape, isMax: isMax)
         default:
             throw FoveaError(.unsupported, "\(node.op.typeName) is not a pooling")
         }
@@ -140,32 +140,41 @@ enum SIMDPooling: SIMDOperatorFamily {
     struct WindowStep: PreparedStep {
         let plan: WindowPlan
         var algorithm: String { plan.label }
+        var writesStridedOutput: Bool { true }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+        /// Elements touched, for the thread count.
+        private var work: Int {
+            plan.planes * (plan.inputHeight * plan.inputWidth + plan.outputHeight * plan.outputWidth * plan.kernelHeight * plan.kernelWidth)
+        }
+
+        /// One scratch plane per chunk.
+        func workspaceBytes(threads: Int) -> Int {
+            SIMDStepSupport.workspaceBytes(slices: SIMDStepSupport.chunkCount(threads: threads, count: plan.planes, work: work),
+                                           floats: plan.scratchCount)
+        }
+
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
             let p = plan
-            let opName = p.isMax ? "MaxPool" : "AveragePool"
-            let x = try SIMDStepSupport.floats(inputs, 0, shape: p.inputShape, op: opName)
+            let source = SIMDStepSupport.SharedInput(try buffers.input(0, p.isMax ? "MaxPool" : "AveragePool"))
+            guard p.planes > 0 else { return }
+            let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
+            let workspace = SIMDStepSupport.SharedOutput(base: try SIMDStepSupport.workspace(buffers, p.isMax ? "MaxPool" : "AveragePool"))
+            let channels = p.inputShape[1]
             let inputPlane = p.inputHeight * p.inputWidth, outputPlane = p.outputHeight * p.outputWidth
-            let output = SIMDStepSupport.makeFloats(count: p.planes * outputPlane) { out in
-                SIMDStepSupport.withInput(x) { source in
-                    let work = p.planes * (inputPlane + outputPlane * p.kernelHeight * p.kernelWidth)
-                    SIMDStepSupport.parallelFor(context, count: p.planes, work: work) { range in
-                        // One scratch plane per chunk, reused for its planes.
-                        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: p.scratchCount)
-                        defer { scratch.deallocate() }
-                        for plane in range {
-                            SIMDPooling.fillScratch(p, source.base + plane * inputPlane, scratch)
-                            if p.isMax {
-                                SIMDPooling.maxPlane(p, scratch, out.base + plane * outputPlane)
-                            } else {
-                                SIMDPooling.averagePlane(p, scratch, out.base + plane * outputPlane)
-                            }
-                        }
+            let slice = SIMDStepSupport.alignedFloats(p.scratchCount)
+            SIMDStepSupport.parallelChunks(context, count: p.planes, work: work) { chunk, range in
+                // One scratch plane per chunk, reused for its planes.
+                let scratch = workspace.base + chunk * slice
+                for plane in range {
+                    let y = out.image(plane / channels) + plane % channels * outputPlane
+                    SIMDPooling.fillScratch(p, source.base + plane * inputPlane, scratch)
+                    if p.isMax {
+                        SIMDPooling.maxPlane(p, scratch, y)
+                    } else {
+                        SIMDPooling.averagePlane(p, scratch, y)
                     }
                 }
             }
-            let outputShape = [p.inputShape[0], p.inputShape[1], p.outputHeight, p.outputWidth]
-            return [try Tensor(shape: outputShape, floats: output)]
         }
     }
 
@@ -175,27 +184,36 @@ enum SIMDPooling: SIMDOperatorFamily {
         let label: String
         let inputShape: [Int]
         var algorithm: String { label }
+        var writesStridedOutput: Bool { true }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
+        private var work: Int {
+            plan.planes * (plan.inputHeight * plan.inputWidth + plan.outputHeight * plan.outputWidth * plan.kernelHeight)
+        }
+
+        /// One scratch block of row maxima per chunk.
+        func workspaceBytes(threads: Int) -> Int {
+            SIMDStepSupport.workspaceBytes(slices: SIMDStepSupport.chunkCount(threads: threads, count: plan.planes, work: work),
+                                           floats: plan.scratchCount)
+        }
+
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
             let p = plan
-            let x = try SIMDStepSupport.floats(inputs, 0, shape: inputShape, op: "MaxPool")
+            let x = try buffers.input(0, "MaxPool")
+            guard p.planes > 0 else { return }
+            let source = SIMDStepSupport.SharedInput(x)
+            let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
+            let workspace = SIMDStepSupport.SharedOutput(base: try SIMDStepSupport.workspace(buffers, "MaxPool"))
+            let channels = inputShape[1]
             let inputPlane = p.inputHeight * p.inputWidth, outputPlane = p.outputHeight * p.outputWidth
             let total = x.count
-            let output = SIMDStepSupport.makeFloats(count: p.planes * outputPlane) { out in
-                SIMDStepSupport.withInput(x) { source in
-                    let work = p.planes * (inputPlane + outputPlane * p.kernelHeight)
-                    SIMDStepSupport.parallelFor(context, count: p.planes, work: work) { range in
-                        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: p.scratchCount)
-                        defer { scratch.deallocate() }
-                        for plane in range {
-                            p.pool(source.base + plane * inputPlane, end: source.base + total, scratch: scratch,
-                                   into: out.base + plane * outputPlane)
-                        }
-                    }
+            let slice = SIMDStepSupport.alignedFloats(p.scratchCount)
+            SIMDStepSupport.parallelChunks(context, count: p.planes, work: work) { chunk, range in
+                let scratch = workspace.base + chunk * slice
+                for plane in range {
+                    p.pool(source.base + plane * inputPlane, end: source.base + total, scratch: scratch,
+                           into: out.image(plane / channels) + plane % channels * outputPlane)
                 }
             }
-            let outputShape = [inputShape[0], inputShape[1], p.outputHeight, p.outputWidth]
-            return [try Tensor(shape: outputShape, floats: output)]
         }
     }
 
@@ -285,27 +303,25 @@ enum SIMDPooling: SIMDOperatorFamily {
 
     struct GlobalStep: PreparedStep {
         let inputShape: [Int]
-        let outputShape: [Int]
         let isMax: Bool
         var algorithm: String { isMax ? "global max" : "global average" }
+        var writesStridedOutput: Bool { true }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            let x = try SIMDStepSupport.floats(inputs, 0, shape: inputShape, op: isMax ? "GlobalMaxPool" : "GlobalAveragePool")
-            let planes = inputShape[0] * inputShape[1]
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let x = try buffers.input(0, isMax ? "GlobalMaxPool" : "GlobalAveragePool")
+            let source = SIMDStepSupport.SharedInput(x)
+            let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
+            let channels = inputShape[1]
+            let planes = inputShape[0] * channels
             let planeSize = inputShape.dropFirst(2).reduce(1, *)
             let isMax = self.isMax
-            let output = SIMDStepSupport.makeFloats(count: planes) { out in
-                SIMDStepSupport.withInput(x) { source in
-                    SIMDStepSupport.parallelFor(context, count: planes, work: x.count) { range in
-                        for plane in range {
-                            let values = source.base + plane * planeSize
-                            out.base[plane] = isMax ? SIMDPooling.maximum(values, planeSize)
-                                                    : SIMDPooling.sum(values, planeSize) / Float(planeSize)
-                        }
-                    }
+            SIMDStepSupport.parallelFor(context, count: planes, work: x.count) { range in
+                for plane in range {
+                    let values = source.base + plane * planeSize
+                    out.image(plane / channels)[plane % channels] = isMax ? SIMDPooling.maximum(values, planeSize)
+                                                                          : SIMDPooling.sum(values, planeSize) / Float(planeSize)
                 }
             }
-            return [try Tensor(shape: outputShape, floats: output)]
         }
     }
 

@@ -12,18 +12,21 @@ enum SIMDReshape: SIMDOperatorFamily {
         guard let shape = node.outputTypes.first?.shape else {
             throw FoveaError(.invalidModel, "\(node.op.typeName) has no output")
         }
-        return ReshapeStep(shape: shape)
+        return ReshapeStep(shape: shape, opName: node.op.typeName)
     }
 
+    /// The executor plans the output as a view of the input and does not run
+    /// the step; run anyway (on separate memory), it copies the bytes.
     struct ReshapeStep: PreparedStep {
         let shape: [Int]
+        let opName: String
         var algorithm: String { "view" }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            guard let x = inputs.first ?? nil else {
-                throw FoveaError(.invalidModel, "required input 0 is missing")
-            }
-            return [try x.reshaped(shape)]
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let x = try buffers.input(0, opName)
+            let y = buffers.outputs[0]
+            guard x.base != y.base else { return }
+            y.base.copyMemory(from: x.base, byteCount: Swift.min(x.count * x.dataType.byteSize, y.count * y.dataType.byteSize))
         }
     }
 }

@@ -38,12 +38,11 @@ enum SIMDSoftmax: SIMDOperatorFamily {
         let outer = shape[..<axis].reduce(1, *)
         let length = attributes.coercedTo2D ? shape[axis...].reduce(1, *) : shape[axis]
         let inner = attributes.coercedTo2D ? 1 : shape[(axis + 1)...].reduce(1, *)
-        return SoftmaxStep(shape: shape, outer: outer, length: length, inner: inner, logarithm: logarithm,
+        return SoftmaxStep(outer: outer, length: length, inner: inner, logarithm: logarithm,
                            opName: node.op.typeName)
     }
 
     struct SoftmaxStep: PreparedStep {
-        let shape: [Int]
         let outer: Int
         let length: Int
         let inner: Int
@@ -52,33 +51,31 @@ enum SIMDSoftmax: SIMDOperatorFamily {
 
         var algorithm: String { inner == 1 ? "vector rows" : "vector columns" }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            let x = try SIMDStepSupport.floats(inputs, 0, shape: shape, op: opName)
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let source = SIMDStepSupport.SharedInput(try buffers.input(0, opName))
+            let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
+            let count = buffers.outputs[0].count
+            guard count > 0 else { return }
             let (outer, length, inner, logarithm) = (self.outer, self.length, self.inner, self.logarithm)
             let width = SIMDStepSupport.width
-            let output = SIMDStepSupport.makeFloats(count: x.count) { out in
-                SIMDStepSupport.withInput(x) { source in
-                    if inner == 1 {
-                        SIMDStepSupport.parallelFor(context, count: outer, work: x.count) { range in
-                            for row in range {
-                                let offset = row * length
-                                SIMDSoftmax.row(source.base + offset, out.base + offset, length, logarithm)
-                            }
-                        }
-                    } else {
-                        let groups = (inner + width - 1) / width
-                        SIMDStepSupport.parallelFor(context, count: outer * groups, work: x.count) { range in
-                            for task in range {
-                                let o = task / groups, first = (task % groups) * width
-                                let offset = o * length * inner + first
-                                SIMDSoftmax.columns(source.base + offset, out.base + offset, length, inner,
-                                                    Swift.min(width, inner - first), logarithm)
-                            }
-                        }
+            if inner == 1 {
+                SIMDStepSupport.parallelFor(context, count: outer, work: count) { range in
+                    for row in range {
+                        let offset = row * length
+                        SIMDSoftmax.row(source.base + offset, out.base + offset, length, logarithm)
+                    }
+                }
+            } else {
+                let groups = (inner + width - 1) / width
+                SIMDStepSupport.parallelFor(context, count: outer * groups, work: count) { range in
+                    for task in range {
+                        let o = task / groups, first = (task % groups) * width
+                        let offset = o * length * inner + first
+                        SIMDSoftmax.columns(source.base + offset, out.base + offset, length, inner,
+                                            Swift.min(width, inner - first), logarithm)
                     }
                 }
             }
-            return [try Tensor(shape: shape, floats: output)]
         }
     }
 

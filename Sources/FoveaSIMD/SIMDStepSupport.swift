@@ -1,8 +1,8 @@
 import FoveaCore
 
 /// Shared plumbing of the SIMD backend's memory-bound families (pooling,
-/// activations, binary ops, normalization, softmax, concat): input checks,
-/// output allocation, vector loads and stores, and thread splitting.
+/// activations, binary ops, normalization, softmax, concat): planned shapes,
+/// thread splitting, workspace slices, vector loads and stores.
 enum SIMDStepSupport {
     /// The vector type of the memory-bound kernels.
     typealias Vector = SIMD16<Float>
@@ -15,12 +15,22 @@ enum SIMDStepSupport {
     /// A read-only pointer shared by the chunks of `parallelFor`.
     struct SharedInput: @unchecked Sendable {
         let base: UnsafePointer<Float>
+        init(_ view: TensorView) { base = UnsafePointer(view.floats) }
+        init(base: UnsafePointer<Float>) { self.base = base }
     }
 
     /// A pointer shared by the chunks of `parallelFor`; every chunk writes a
     /// disjoint part, so no two threads touch the same element.
     struct SharedOutput: @unchecked Sendable {
         let base: UnsafeMutablePointer<Float>
+        /// Elements from one image to the next (the view's batch stride).
+        let batchStride: Int
+        init(_ view: TensorView) { base = view.floats; batchStride = view.batchStride }
+        init(base: UnsafeMutablePointer<Float>, batchStride: Int = 0) { self.base = base; self.batchStride = batchStride }
+
+        /// The first element of image `n`.
+        @inline(__always)
+        func image(_ n: Int) -> UnsafeMutablePointer<Float> { base + n * batchStride }
     }
 
     // MARK: Planning
@@ -57,47 +67,49 @@ enum SIMDStepSupport {
 
     // MARK: Running
 
-    /// The elements of input `index`, checked to be a present float32 tensor
-    /// of the planned `shape` (the step's loops were sized for it).
-    static func floats(_ inputs: [Tensor?], _ index: Int, shape: [Int], op: String) throws -> [Float] {
-        guard index < inputs.count, let tensor = inputs[index] else {
-            throw FoveaError(.invalidArgument, "\(op): required input \(index) is missing")
-        }
-        guard let values = tensor.floats else {
-            throw FoveaError(.unsupported, "\(op): input \(index) has data type \(tensor.dataType); expected float32")
-        }
-        guard tensor.shape == shape else {
-            throw FoveaError(.shapeMismatch, "\(op): input \(index) is \(tensor.shape.shapeDescription); the step was planned for \(shape.shapeDescription)")
-        }
-        return values
-    }
-
-    /// A new array of `count` floats, every one written by `fill`.
-    static func makeFloats(count: Int, _ fill: (SharedOutput) -> Void) -> [Float] {
-        [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-            if count > 0, let base = buffer.baseAddress {
-                fill(SharedOutput(base: base))
-            }
-            initialized = count
-        }
-    }
-
-    /// Calls `body` with a pointer to `values`' elements that chunks of
-    /// `parallelFor` may share; an empty array gets a valid dummy pointer.
-    static func withInput<Result>(_ values: [Float], _ body: (SharedInput) throws -> Result) rethrows -> Result {
-        try values.withUnsafeBufferPointer { buffer in
-            if let base = buffer.baseAddress { return try body(SharedInput(base: base)) }
-            var dummy: Float = 0
-            return try withUnsafePointer(to: &dummy) { try body(SharedInput(base: $0)) }
-        }
-    }
-
-    /// `context.parallelFor(count, body)` on only as many threads as `work`
-    /// (elements touched in total) justifies.
-    static func parallelFor(_ context: RunContext, count: Int, work: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let useful = Swift.max(1, Swift.min(context.threads, work / minimumWorkPerThread))
+    /// `context.parallelChunks(count, body)` on only as many threads as `work`
+    /// (elements touched in total) justifies: ``chunkCount(threads:count:work:)`` chunks.
+    static func parallelChunks(_ context: RunContext, count: Int, work: Int,
+                               _ body: @Sendable (_ chunk: Int, _ range: Range<Int>) -> Void) {
+        let useful = usefulThreads(context.threads, work: work)
         let effective = useful == context.threads ? context : RunContext(threads: useful)
-        effective.parallelFor(count, body)
+        effective.parallelChunks(count, body)
+    }
+
+    /// ``parallelChunks(_:count:work:_:)`` without the chunk index.
+    static func parallelFor(_ context: RunContext, count: Int, work: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        parallelChunks(context, count: count, work: work) { _, range in body(range) }
+    }
+
+    /// The most chunks ``parallelChunks(_:count:work:_:)`` makes with up to
+    /// `threads` threads: how many per-chunk workspace slices a step needs.
+    static func chunkCount(threads: Int, count: Int, work: Int) -> Int {
+        Swift.max(1, Swift.min(usefulThreads(threads, work: work), count))
+    }
+
+    private static func usefulThreads(_ threads: Int, work: Int) -> Int {
+        Swift.max(1, Swift.min(threads, work / minimumWorkPerThread))
+    }
+
+    // MARK: Workspace
+
+    /// `count` floats rounded up to whole 64-byte lines, so that slices of a
+    /// 64-byte aligned workspace stay aligned.
+    static func alignedFloats(_ count: Int) -> Int {
+        (Swift.max(0, count) + 15) / 16 * 16
+    }
+
+    /// The step's workspace as floats; a typed error if the caller gave none.
+    static func workspace(_ buffers: StepBuffers, _ op: String) throws -> UnsafeMutablePointer<Float> {
+        guard let workspace = buffers.workspace else {
+            throw FoveaError(.invalidArgument, "\(op): the step needs a workspace (workspaceBytes) and was given none")
+        }
+        return workspace.assumingMemoryBound(to: Float.self)
+    }
+
+    /// Bytes of `slices` slices of `floats` floats each, every slice aligned.
+    static func workspaceBytes(slices: Int, floats: Int) -> Int {
+        slices * alignedFloats(floats) * MemoryLayout<Float>.stride
     }
 
     // MARK: Vectors

@@ -98,7 +98,7 @@ final class ConvolutionTests: XCTestCase {
 
     func convRun(_ step: any PreparedStep, _ c: ConvCase, threads: Int) throws -> Tensor {
         let inputs = c.bias == nil ? [c.input, c.weights] : c.inputs
-        return try step.run(inputs, context: RunContext(threads: threads))[0]
+        return try step.run(inputs, planned: try c.context(), context: RunContext(threads: threads))[0]
     }
 
     func convAssertClose(_ result: Tensor, _ reference: Tensor, tolerance: Float, _ message: String,
@@ -252,15 +252,16 @@ final class ConvolutionTests: XCTestCase {
         var rng = ConvRandom(seed: 5)
         let c = ConvCase.random(&rng)
         let step = try convPrepare(c)
+        let planned = try c.context()
         let wrong = Tensor(shape: [c.input.shape[0], c.input.shape[1], c.input.shape[2] + 1, c.input.shape[3]], repeating: 1)
-        XCTAssertThrowsError(try step.run([wrong, c.weights], context: RunContext(threads: 1))) { error in
+        XCTAssertThrowsError(try step.run([wrong, c.weights, c.bias], planned: planned, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .shapeMismatch)
         }
         let ints = try Tensor(shape: c.input.shape, int64s: [Int64](repeating: 1, count: c.input.count))
-        XCTAssertThrowsError(try step.run([ints, c.weights], context: RunContext(threads: 1))) { error in
+        XCTAssertThrowsError(try step.run([ints, c.weights, c.bias], planned: planned, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .unsupported)
         }
-        XCTAssertThrowsError(try step.run([], context: RunContext(threads: 1))) { error in
+        XCTAssertThrowsError(try step.run([], planned: planned, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
         }
     }

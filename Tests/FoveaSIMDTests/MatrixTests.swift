@@ -26,7 +26,7 @@ final class MatrixTests: XCTestCase {
         for isa in isas {
             let step = try SIMDKernelISA.$forced.withValue(isa) { try backend.prepare(context) }
             for threads in [1, 2] {
-                let result = try step.run(inputs, context: RunContext(threads: threads))[0]
+                let result = try step.run(inputs, planned: context, context: RunContext(threads: threads))[0]
                 XCTAssertEqual(result.shape, reference.shape, message, file: file, line: line)
                 let worst = zip(result.floats ?? [], reference.floats ?? []).reduce(Float(0)) { let d = abs($1.0 - $1.1); return d.isNaN ? .infinity : max($0, d) }
                 XCTAssertLessThanOrEqual(worst, matrixTolerance * (1 + scale), "\(isa) \(threads)t \(message)", file: file, line: line)
@@ -82,10 +82,10 @@ final class MatrixTests: XCTestCase {
                                outputTypes: [TensorType(.float32, [2, 4])], constantInputs: [:])
         let step = try backend.prepare(good)
         XCTAssertThrowsError(try step.run([Tensor(shape: [2, 4], repeating: 1), Tensor(shape: [3, 4], repeating: 1)],
-                                          context: RunContext(threads: 1))) { error in
+                                          planned: good, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .shapeMismatch)
         }
-        XCTAssertThrowsError(try step.run([Tensor(shape: [2, 3], repeating: 1)], context: RunContext(threads: 1))) { error in
+        XCTAssertThrowsError(try step.run([Tensor(shape: [2, 3], repeating: 1)], planned: good, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
         }
     }

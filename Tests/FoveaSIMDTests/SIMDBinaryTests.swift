@@ -79,9 +79,11 @@ final class SIMDBinaryTests: XCTestCase {
         XCTAssertFalse(SIMDTestSupport.supports(.add, [TensorType(.float32, [3]), TensorType(.int64, [3])]))
         XCTAssertFalse(SIMDTestSupport.supports(.add, [TensorType(.float32, [3]), TensorType(.float32, [4])]))
         let a = Tensor(shape: [2, 3], repeating: 1)
-        let step = try SIMDBackend().prepare(try SIMDTestSupport.nodeContext(.add, [a, a]))
-        XCTAssertThrowsError(try step.run([a], context: RunContext(threads: 1)))
-        XCTAssertThrowsError(try step.run([a, Tensor(shape: [3, 2], repeating: 1)], context: RunContext(threads: 1))) { error in
+        let (step, planned) = try SIMDTestSupport.prepare(.add, [a, a])
+        XCTAssertThrowsError(try step.run([a], planned: planned, context: RunContext(threads: 1))) { error in
+            XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
+        }
+        XCTAssertThrowsError(try step.run([a, Tensor(shape: [3, 2], repeating: 1)], planned: planned, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .shapeMismatch)
         }
     }

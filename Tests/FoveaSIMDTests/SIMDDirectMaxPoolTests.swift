@@ -48,9 +48,9 @@ final class SIMDDirectMaxPoolTests: XCTestCase {
         let a = PoolAttributes(kernelShape: [2, 2], strides: [1, 2], dilations: [], pads: [0, 0, 0, 0])
         let algorithm = try SIMDTestSupport.check(.maxPool(a), [x], tolerance: .exact, "signed zeros")
         XCTAssertTrue(algorithm.hasSuffix("direct"))
-        let step = try SIMDBackend().prepare(try SIMDTestSupport.nodeContext(.maxPool(a), [x]))
+        let (step, planned) = try SIMDTestSupport.prepare(.maxPool(a), [x])
         let reference = try ReferenceBackend.evaluate(.maxPool(a), inputs: [x], outputTypes: [TensorType(.float32, [1, 1, 2, 3])])[0]
-        let result = try step.run([x], context: RunContext(threads: 1))[0]
+        let result = try step.run([x], planned: planned, context: RunContext(threads: 1))[0]
         XCTAssertEqual(result.floats?.map(\.bitPattern), reference.floats?.map(\.bitPattern))
     }
 }

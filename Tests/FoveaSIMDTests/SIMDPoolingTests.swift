@@ -127,13 +127,18 @@ final class SIMDPoolingTests: XCTestCase {
 
     func testRunRejectsAnInputOfAnotherShape() throws {
         let pool = PoolAttributes(kernelShape: [2, 2], strides: [], dilations: [], pads: [])
-        let step = try SIMDBackend().prepare(try SIMDTestSupport.nodeContext(.maxPool(pool), [Tensor(shape: [1, 2, 5, 5], repeating: 1)]))
-        XCTAssertThrowsError(try step.run([Tensor(shape: [1, 2, 6, 5], repeating: 1)], context: RunContext(threads: 1))) { error in
+        let (step, planned) = try SIMDTestSupport.prepare(.maxPool(pool), [Tensor(shape: [1, 2, 5, 5], repeating: 1)])
+        XCTAssertThrowsError(try step.run([Tensor(shape: [1, 2, 6, 5], repeating: 1)], planned: planned, context: RunContext(threads: 1))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .shapeMismatch)
         }
         XCTAssertThrowsError(try step.run([try Tensor(shape: [1, 2, 5, 5], int64s: [Int64](repeating: 0, count: 50))],
-                                          context: RunContext(threads: 1)))
-        XCTAssertThrowsError(try step.run([nil], context: RunContext(threads: 1)))
-        XCTAssertThrowsError(try step.run([], context: RunContext(threads: 1)))
+                                          planned: planned, context: RunContext(threads: 1))) { error in
+            XCTAssertEqual((error as? FoveaError)?.kind, .unsupported)
+        }
+        for missing in [[nil], []] as [[Tensor?]] {
+            XCTAssertThrowsError(try step.run(missing, planned: planned, context: RunContext(threads: 1))) { error in
+                XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
+            }
+        }
     }
 }

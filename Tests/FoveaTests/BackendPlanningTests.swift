@@ -13,8 +13,9 @@ final class BackendPlanningTests: XCTestCase {
         struct ReluStep: PreparedStep {
             let outputTypes: [TensorType]
             var algorithm: String { "relu-only" }
-            func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-                try ReferenceBackend.evaluate(.relu, inputs: inputs, outputTypes: outputTypes)
+            func run(_ buffers: StepBuffers, context: RunContext) throws {
+                let x = try buffers.input(0, "Relu"), y = buffers.outputs[0]
+                for i in 0..<x.count { y.floats[i] = x.floats[i] > 0 ? x.floats[i] : 0 }
             }
         }
     }
@@ -89,9 +90,9 @@ final class BackendPlanningTests: XCTestCase {
             func prepare(_ node: NodeContext) throws -> any PreparedStep { Step() }
             struct Step: PreparedStep {
                 var algorithm: String { "sloppy" }
-                func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-                    let x = try XCTUnwrap(inputs[0])
-                    return [try Tensor(shape: x.shape, floats: try x.requireFloats().map { max(0, $0) * 1.001 })]
+                func run(_ buffers: StepBuffers, context: RunContext) throws {
+                    let x = try buffers.input(0, "Relu"), y = buffers.outputs[0]
+                    for i in 0..<x.count { y.floats[i] = max(0, x.floats[i]) * 1.001 }
                 }
             }
         }

@@ -24,30 +24,86 @@ public protocol Backend: Sendable {
     /// Prepares the step for a node this backend ``supports(_:)``. Called once
     /// per plan; the step then runs many times, possibly concurrently.
     func prepare(_ node: NodeContext) throws -> any PreparedStep
-
-    /// The largest error this backend may show at any node output when the
-    /// whole graph runs on it, relative to the largest magnitude of the
-    /// reference backend's output for that node (`fovea parity` checks it).
-    /// Reordered float sums make small differences expected; algorithms such
-    /// as Winograd need a looser bound.
-    var tolerance: Float { get }
 }
 
-extension Backend {
-    /// 1e-4: ample for reordered float32 sums through a few dozen layers.
-    public var tolerance: Float { 1e-4 }
-}
-
-/// One node made ready to run by a backend.
+/// One node made ready to run by a backend: its kernel with the weights packed
+/// and the loop bounds fixed, for the planned shapes.
+///
+/// The life of a step follows XNNPACK's create → reshape → setup → run:
+/// ``Backend/prepare(_:)`` creates it once per plan; the memory planner asks
+/// how much workspace it needs (``workspaceBytes(threads:)``), whether it can
+/// write a strided slice (``writesStridedOutput``) and which input it may
+/// overwrite (``overwritableInput``); every run then hands it views into the
+/// run's arena. A step never allocates while it runs, and it may run on several
+/// arenas at once (one per concurrent run), so it keeps no per-run state.
 public protocol PreparedStep: Sendable {
     /// The algorithm chosen for the node, for plans and profiles
     /// (such as `im2col+gemm 8x32`, `direct 1x1`, `reference`).
     var algorithm: String { get }
 
-    /// Runs the node on `inputs` (in the node's input order, `nil` for absent
-    /// optional inputs) and returns one tensor per node output, with the types
-    /// planned in ``NodeContext/outputTypes``.
-    func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor]
+    /// The largest error this step's output may show when the whole graph
+    /// runs on the same backend, relative to the largest magnitude of the
+    /// reference backend's output for the node (`fovea parity` checks it).
+    /// Reordered float sums make small differences expected; algorithms such
+    /// as Winograd need a looser bound, so the bound is per step.
+    var tolerance: Float { get }
+
+    /// Bytes of scratch memory one run needs with up to `threads` threads
+    /// (im2col blocks, packed panels, pooling rows). The planner places it in
+    /// the arena; ``StepBuffers/workspace`` points at it during ``run(_:context:)``.
+    func workspaceBytes(threads: Int) -> Int
+
+    /// Whether output views may have a batch stride larger than one image
+    /// (so the step can write straight into its channel slice of an elided Concat).
+    var writesStridedOutput: Bool { get }
+
+    /// The index of an input whose memory the output may share: the step
+    /// reads each element of that input before it writes the same element of
+    /// output 0 (elementwise operators). `nil` when the step cannot run in place.
+    var overwritableInput: Int? { get }
+
+    /// Runs the node: reads `buffers.inputs` (in the node's input order, `nil`
+    /// for absent optional inputs) and writes every `buffers.outputs` view,
+    /// which have the planned types. Allocates nothing.
+    func run(_ buffers: StepBuffers, context: RunContext) throws
+}
+
+extension PreparedStep {
+    /// 1e-4: ample for reordered float32 sums through a few dozen layers.
+    public var tolerance: Float { 1e-4 }
+    public func workspaceBytes(threads: Int) -> Int { 0 }
+    public var writesStridedOutput: Bool { false }
+    public var overwritableInput: Int? { nil }
+}
+
+/// The memory of one step's run: input and output views and the planned workspace.
+public struct StepBuffers: @unchecked Sendable {
+    /// In node input order; `nil` for absent optional inputs. Always contiguous.
+    public let inputs: [TensorView?]
+    /// One per node output.
+    public let outputs: [TensorView]
+    /// ``PreparedStep/workspaceBytes(threads:)`` bytes, 64-byte aligned
+    /// (`nil` when the step asked for none).
+    public let workspace: UnsafeMutableRawPointer?
+
+    public init(inputs: [TensorView?], outputs: [TensorView], workspace: UnsafeMutableRawPointer?) {
+        self.inputs = inputs
+        self.outputs = outputs
+        self.workspace = workspace
+    }
+
+    /// Input `index`, or a typed error if it is absent.
+    public func input(_ index: Int, _ op: String) throws -> TensorView {
+        guard index < inputs.count, let view = inputs[index] else {
+            throw FoveaError(.invalidArgument, "\(op): required input \(index) is missing")
+        }
+        return view
+    }
+
+    /// The workspace as floats (the step asked for some).
+    public var floatWorkspace: UnsafeMutablePointer<Float> {
+        workspace!.assumingMemoryBound(to: Float.self)
+    }
 }
 
 /// What a backend knows about a node when it decides and prepares.

@@ -19,16 +19,23 @@ public struct RunContext: Sendable {
     /// per-chunk scratch memory, and they depend only on `count` and
     /// ``threads``, so results do not depend on which thread ran which chunk.
     public func parallelFor(_ count: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        parallelChunks(count) { _, range in body(range) }
+    }
+
+    /// ``parallelFor(_:_:)`` that also tells each call its chunk index
+    /// (`0 ..< min(threads, count)`), so that it can use its own slice of a
+    /// planned workspace, as a ggml kernel uses its thread index.
+    public func parallelChunks(_ count: Int, _ body: @Sendable (_ chunk: Int, _ range: Range<Int>) -> Void) {
         guard count > 0 else { return }
         let chunks = Swift.min(threads, count)
         if chunks == 1 {
-            body(0..<count)
+            body(0, 0..<count)
             return
         }
         WorkerPool.shared.run(chunks: chunks) { chunk in
             let start = count * chunk / chunks
             let end = count * (chunk + 1) / chunks
-            if start < end { body(start..<end) }
+            if start < end { body(chunk, start..<end) }
         }
     }
 }

@@ -12,14 +12,16 @@ public struct ReferenceBackend: Backend {
 
     public func supports(_ node: NodeContext) -> Bool { true }
 
-    /// The reference is the baseline: it must equal itself exactly.
-    public var tolerance: Float { 0 }
-
     public func prepare(_ node: NodeContext) throws -> any PreparedStep {
         ReferenceStep(op: node.op, outputTypes: node.outputTypes)
     }
 
     /// A node run by ``ReferenceBackend/evaluate(_:inputs:outputTypes:)``; nothing to prepare.
+    ///
+    /// It stays plain: it copies its input views into tensors, computes new
+    /// tensors and copies them into its output views. Because it reads every
+    /// input before it writes, it may write over an elementwise op's input and
+    /// into strided slices.
     struct ReferenceStep: PreparedStep {
         let op: Op
         let outputTypes: [TensorType]
@@ -28,10 +30,22 @@ public struct ReferenceBackend: Backend {
             return "reference"
         }
 
-        func run(_ inputs: [Tensor?], context: RunContext) throws -> [Tensor] {
-            // The plan feeds inputs of the planned types (it checks the graph
-            // inputs and every step's outputs), so shape inference is not redone here.
-            try ReferenceBackend.compute(op, ReferenceInputs(tensors: inputs), outputTypes: outputTypes)
+        /// The reference is the baseline: it must equal itself exactly.
+        var tolerance: Float { 0 }
+        var writesStridedOutput: Bool { true }
+        var overwritableInput: Int? { op.isElementwise ? 0 : nil }
+
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            // The plan feeds inputs of the planned types, so shape inference
+            // is not redone here.
+            let inputs = buffers.inputs.map { $0?.copyToTensor() }
+            let outputs = try ReferenceBackend.compute(op, ReferenceInputs(tensors: inputs), outputTypes: outputTypes)
+            for (view, tensor) in zip(buffers.outputs, outputs) where view.count > 0 {
+                guard tensor.shape == view.shape, tensor.dataType == view.dataType else {
+                    throw FoveaError(.shapeMismatch, "\(op.typeName) computed \(TensorType(tensor.dataType, tensor.shape)) where \(view.type) was planned")
+                }
+                view.copy(from: tensor)
+            }
         }
     }
 

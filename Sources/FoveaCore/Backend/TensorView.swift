@@ -1,0 +1,122 @@
+/// A window onto tensor elements that the executor owns: a base pointer, a
+/// shape, a data type and a batch stride.
+///
+/// Within one index of axis 0 (one image) the elements are contiguous and
+/// row-major; from one image to the next there are ``batchStride`` elements.
+/// A producer whose output is a channel slice of a larger NCHW tensor (an
+/// elided Concat) is handed a view whose batch stride is the larger tensor's
+/// image size. Inputs handed to a step are always contiguous; only outputs of
+/// steps that declare ``PreparedStep/writesStridedOutput`` may be strided.
+///
+/// A view does not own its memory: it is valid only during the step's `run`.
+public struct TensorView: @unchecked Sendable {
+    /// The first element of image 0.
+    public var base: UnsafeMutableRawPointer
+    public let dataType: DataType
+    public let shape: [Int]
+    /// Elements from one index of axis 0 to the next; equals
+    /// ``imageCount`` when the view is contiguous.
+    public let batchStride: Int
+
+    public init(base: UnsafeMutableRawPointer, dataType: DataType, shape: [Int], batchStride: Int? = nil) {
+        self.base = base
+        self.dataType = dataType
+        self.shape = shape
+        self.batchStride = batchStride ?? (shape.isEmpty ? 1 : shape.dropFirst().reduce(1, *))
+    }
+
+    /// Images: the extent of axis 0 (1 for a scalar).
+    public var batch: Int { shape.first ?? 1 }
+    /// Elements of one image: the product of every axis but the first.
+    public var imageCount: Int { shape.isEmpty ? 1 : shape.dropFirst().reduce(1, *) }
+    /// All elements.
+    public var count: Int { shape.elementCount }
+    /// Whether the elements are one dense run (`batchStride == imageCount`, or one image).
+    public var isContiguous: Bool { batchStride == imageCount || batch <= 1 }
+    public var type: TensorType { TensorType(dataType, shape) }
+
+    /// The elements as floats (the caller has checked ``dataType``).
+    @inline(__always)
+    public var floats: UnsafeMutablePointer<Float> { base.assumingMemoryBound(to: Float.self) }
+
+    /// The first float element of image `n`.
+    @inline(__always)
+    public func image(_ n: Int) -> UnsafeMutablePointer<Float> { floats + n * batchStride }
+
+    /// The same elements under another shape; only for contiguous views.
+    public func reshaped(_ newShape: [Int]) -> TensorView {
+        precondition(isContiguous && newShape.elementCount == count, "reshape of a strided view")
+        return TensorView(base: base, dataType: dataType, shape: newShape)
+    }
+
+    /// An owned tensor with a copy of the elements (gathering strided images).
+    public func copyToTensor() -> Tensor {
+        let images = shape.isEmpty ? 1 : batch, per = imageCount
+        switch dataType {
+        case .float32:
+            let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
+                if let out = buffer.baseAddress {
+                    let source = base.assumingMemoryBound(to: Float.self)
+                    for n in 0..<images { (out + n * per).update(from: source + n * batchStride, count: per) }
+                }
+                initialized = count
+            }
+            return Tensor(uncheckedShape: shape, storage: .float32(values))
+        case .int64:
+            let values = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
+                if let out = buffer.baseAddress {
+                    let source = base.assumingMemoryBound(to: Int64.self)
+                    for n in 0..<images { (out + n * per).update(from: source + n * batchStride, count: per) }
+                }
+                initialized = count
+            }
+            return Tensor(uncheckedShape: shape, storage: .int64(values))
+        case .bool:
+            let values = [Bool](unsafeUninitializedCapacity: count) { buffer, initialized in
+                if let out = buffer.baseAddress {
+                    let source = base.assumingMemoryBound(to: Bool.self)
+                    for n in 0..<images { (out + n * per).update(from: source + n * batchStride, count: per) }
+                }
+                initialized = count
+            }
+            return Tensor(uncheckedShape: shape, storage: .bool(values))
+        }
+    }
+
+    /// Writes `tensor`'s elements (of this view's type) into the view, scattering images by ``batchStride``.
+    public func copy(from tensor: Tensor) {
+        let images = shape.isEmpty ? 1 : batch, per = imageCount
+        guard count > 0 else { return }
+        func scatter<T>(_ values: [T]) {
+            values.withUnsafeBufferPointer { source in
+                guard let source = source.baseAddress else { return }
+                let out = base.assumingMemoryBound(to: T.self)
+                for n in 0..<images { (out + n * batchStride).update(from: source + n * per, count: per) }
+            }
+        }
+        switch tensor.storage {
+        case .float32(let v): scatter(v)
+        case .int64(let v): scatter(v)
+        case .bool(let v): scatter(v)
+        }
+    }
+}
+
+extension Tensor {
+    /// Calls `body` with a pointer to the elements (valid only inside `body`).
+    /// An empty tensor gets a valid dummy pointer.
+    public func withUnsafeRawPointer<Result>(_ body: (UnsafeRawPointer) throws -> Result) throws -> Result {
+        func with<T>(_ values: [T]) throws -> Result {
+            try values.withUnsafeBytes { bytes in
+                if let base = bytes.baseAddress { return try body(base) }
+                var dummy: Int64 = 0
+                return try withUnsafeBytes(of: &dummy) { try body($0.baseAddress!) }
+            }
+        }
+        switch storage {
+        case .float32(let v): return try with(v)
+        case .int64(let v): return try with(v)
+        case .bool(let v): return try with(v)
+        }
+    }
+}
