@@ -10,7 +10,7 @@ import FoveaCoreML
 public final class Model: Sendable {
     /// The file the model was loaded from.
     public let path: String
-    /// The model's computation graph, after ``GraphOptimizer/standard``.
+    /// The model's computation graph, after the configured graph passes.
     public let graph: Graph
     /// Backends and threads.
     public let configuration: ModelConfiguration
@@ -42,15 +42,18 @@ public final class Model: Sendable {
 
     /// Wraps an already-built graph; `description` defaults to what the graph says.
     ///
-    /// The model keeps (in ``graph``) and runs the graph as rewritten by
-    /// ``GraphOptimizer/standard``: Identity and Dropout removed, activations
-    /// fused into the convolutions before them. Inputs and outputs are unchanged.
+    /// The model keeps (in ``graph``) and runs the graph as rewritten by the
+    /// passes ``ModelConfiguration/optimizations`` turns on (by default:
+    /// Identity and Dropout removed, BatchNormalization folded and activations
+    /// fused into the convolutions before them). Inputs and outputs are unchanged.
     public convenience init(graph: Graph, path: String = "", configuration: ModelConfiguration = ModelConfiguration(),
                             description: ModelDescription? = nil) throws {
         let optimized = try FoveaError.at(.init(file: path.isEmpty ? nil : path)) {
-            try GraphOptimizer.standard.optimize(graph)
+            try GraphOptimizer(configuration.optimizations).optimize(graph)
         }
-        let plans = PlanCache(graph: optimized, backends: try configuration.resolvedBackends())
+        let plans = PlanCache(graph: optimized, backends: try configuration.resolvedBackends(),
+                              memoryOptions: configuration.optimizations.memoryOptions,
+                              maxThreads: configuration.maxThreads)
         try self.init(graph: optimized, path: path, configuration: configuration,
                       description: description ?? ModelDescription(graph: graph), plans: plans)
     }
@@ -141,12 +144,16 @@ private final class PlanCache: @unchecked Sendable {
     // @unchecked: every access to `plans` holds `lock`.
     private let graph: Graph
     private let backends: [any Backend]
+    private let memoryOptions: MemoryPlan.Options
+    private let maxThreads: Int
     private let lock = NSLock()
     private var plans: [[String: [Int]]: ExecutionPlan] = [:]
 
-    init(graph: Graph, backends: [any Backend]) {
+    init(graph: Graph, backends: [any Backend], memoryOptions: MemoryPlan.Options, maxThreads: Int) {
         self.graph = graph
         self.backends = backends
+        self.memoryOptions = memoryOptions
+        self.maxThreads = maxThreads
     }
 
     func plan(for shapes: [String: [Int]]) throws -> ExecutionPlan {
@@ -155,7 +162,8 @@ private final class PlanCache: @unchecked Sendable {
             graph.inputs.first(where: { $0.name == name })?.knownShape != shape
         }
         if let plan = lock.withLock({ plans[key] }) { return plan }
-        let plan = try ExecutionPlan(graph: graph, inputShapes: key, backends: backends)
+        let plan = try ExecutionPlan(graph: graph, inputShapes: key, backends: backends,
+                                     memoryOptions: memoryOptions, maxThreads: maxThreads)
         lock.withLock { plans[key] = plan }
         return plan
     }

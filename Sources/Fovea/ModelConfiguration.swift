@@ -1,4 +1,5 @@
-/// How a ``Model`` runs: which backends, how many threads.
+/// How a ``Model`` runs: which backends, how many threads, which graph
+/// rewrites and memory savings.
 public struct ModelConfiguration: Sendable {
     /// Backend names in order of preference, such as `["simd"]` to force the
     /// SIMD backend (nodes it cannot run fall back to the reference backend),
@@ -8,11 +9,15 @@ public struct ModelConfiguration: Sendable {
     public var threads: Int?
     /// Where backend names are looked up.
     public var registry: BackendRegistry
+    /// Graph passes and memory savings; all on by default.
+    public var optimizations: OptimizationOptions
 
-    public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard) {
+    public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
+                optimizations: OptimizationOptions = OptimizationOptions()) {
         self.backends = backends
         self.threads = threads
         self.registry = registry
+        self.optimizations = optimizations
     }
 
     /// The backends this configuration selects, in preference order.
@@ -20,6 +25,12 @@ public struct ModelConfiguration: Sendable {
         guard let backends else { return registry.backends }
         guard !backends.isEmpty else { throw FoveaError(.invalidArgument, "the backend list is empty") }
         return try registry.backends(named: backends)
+    }
+
+    /// The most threads a run of this configuration uses: plans size their
+    /// workspaces for it.
+    public var maxThreads: Int {
+        Swift.max(threads ?? 1, RunContext.defaultThreadCount)
     }
 
     /// The run context for ``threads``.

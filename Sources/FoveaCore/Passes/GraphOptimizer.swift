@@ -23,9 +23,17 @@ public struct GraphOptimizer: Sendable {
         self.passes = passes
     }
 
-    /// The passes every ``Model`` runs: drop Identity/Dropout, then fuse
-    /// Conv with its activation.
-    public static let standard = GraphOptimizer(passes: [RemoveIdentityNodes(), FuseConvActivation()])
+    /// The passes every ``Model`` runs by default: drop Identity/Dropout,
+    /// fold BatchNormalization into Conv, fuse Conv with its activation.
+    public static let standard = GraphOptimizer(OptimizationOptions())
+
+    /// The passes `options` turns on (Identity/Dropout removal always runs).
+    public init(_ options: OptimizationOptions) {
+        var passes: [any GraphPass] = [RemoveIdentityNodes()]
+        if options.foldBatchNormalization { passes.append(FoldBatchNormalization()) }
+        if options.fuseActivations { passes.append(FuseConvActivation()) }
+        self.passes = passes
+    }
 
     /// The optimized graph.
     ///
@@ -51,6 +59,30 @@ public struct GraphOptimizer: Sendable {
         }
         throw FoveaError(.invalidModel, "graph passes did not reach a fixpoint in \(roundLimit) rounds")
     }
+}
+
+/// Which graph rewrites and memory savings a model gets. All are on by
+/// default; turn one off to compare (`--no-fold-bn`, `--no-fuse`,
+/// `--no-elide-concat` on the command line).
+public struct OptimizationOptions: Sendable, Equatable, Hashable {
+    /// Fold an inference BatchNormalization into the Conv before it (``FoldBatchNormalization``).
+    public var foldBatchNormalization: Bool
+    /// Fuse Relu, Clip and LeakyRelu into the Conv before them (``FuseConvActivation``).
+    public var fuseActivations: Bool
+    /// Let Concat inputs be written straight into their slices (see ``MemoryPlanner``).
+    public var elideConcat: Bool
+
+    public init(foldBatchNormalization: Bool = true, fuseActivations: Bool = true, elideConcat: Bool = true) {
+        self.foldBatchNormalization = foldBatchNormalization
+        self.fuseActivations = fuseActivations
+        self.elideConcat = elideConcat
+    }
+
+    /// Every rewrite and saving off: the graph as loaded, run as written.
+    public static let none = OptimizationOptions(foldBatchNormalization: false, fuseActivations: false, elideConcat: false)
+
+    /// The memory planner's options for these switches.
+    public var memoryOptions: MemoryPlan.Options { MemoryPlan.Options(reuseMemory: true, elideConcat: elideConcat) }
 }
 
 extension Graph {
