@@ -11,6 +11,7 @@ struct Bench: ParsableCommand {
     var model: String
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var optimizations: OptimizationFlags
 
     @Option(help: "Measured runs.")
     var runs: Int = 20
@@ -30,7 +31,7 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration)
+        let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
         let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
         let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)
         if json {

@@ -4,21 +4,45 @@ import Foundation
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Describe a model: inputs, outputs, metadata, operators, parameters, multiply-adds.")
+        abstract: "Describe a model: inputs, outputs, metadata, operators, parameters, multiply-adds.",
+        discussion: """
+        --optimized prints the graph after the graph passes; --plan prints the \
+        execution plan (backend, algorithm and memory action of every node) and \
+        the arena's size; with --json, the memory plan in full (arena_bytes, \
+        lower_bound_bytes, naive_bytes, scratch_bytes, every value's offset, \
+        size and steps); --svg FILE draws the arena.
+        """)
 
-    @Option(help: "The model file (.onnx).")
+    @Option(help: "The model file (.onnx or .mlmodel).")
     var model: String
 
     @Flag(help: "Print JSON.")
     var json = false
 
-    @Flag(help: "Show the execution plan: the backend and algorithm of every node.")
+    @Flag(help: "Show the execution plan: the backend, algorithm and memory action of every node, and the arena.")
     var plan = false
 
+    @Flag(help: "Show the graph after the graph passes (see --no-fold-bn, --no-fuse).")
+    var optimized = false
+
+    @Option(help: "With --plan: write a picture of the arena (steps × bytes) to this SVG file.")
+    var svg: String?
+
+    @Option(help: "With --plan: the batch size to plan for (default: the model's declared one).")
+    var batch: Int?
+
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var optimizations: OptimizationFlags
+
+    func validate() throws {
+        if svg != nil && !plan { throw ValidationError("--svg needs --plan") }
+        if let batch, batch < 1 { throw ValidationError("--batch must be at least 1") }
+        if plan && optimized { throw ValidationError("choose one of --plan and --optimized") }
+    }
 
     func run() throws {
         if plan { return try printPlan() }
+        if optimized { return try printOptimizedGraph() }
         let summary = try ModelSummary(modelAt: model)
         if json {
             try printJSON(summary, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
@@ -27,17 +51,69 @@ struct Inspect: ParsableCommand {
         }
     }
 
-    private func printPlan() throws {
-        let plan = try Model(contentsOf: model, configuration: backend.configuration).plan()
+    private func printOptimizedGraph() throws {
+        let graph = try Model(contentsOf: model, configuration: backend.configuration(optimizations)).graph
+        let nodes = graph.nodes.map { node in
+            OptimizedNode(name: node.name, op: Self.describe(node.op), inputs: node.inputs, outputs: node.outputs)
+        }
         if json {
-            try printJSON(plan.assignments, [.sortedKeys, .prettyPrinted])
+            try printJSON(nodes, [.sortedKeys, .prettyPrinted])
             return
         }
-        for a in plan.assignments {
+        for node in nodes {
+            print("\(node.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(node.op.padding(toLength: 26, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(node.outputs.joined(separator: ", "))")
+        }
+        print("\(nodes.count) nodes, \(graph.initializers.count) initializers")
+    }
+
+    private func printPlan() throws {
+        let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
+        var shapes: [String: [Int]] = [:]
+        if let batch {
+            for input in loaded.graph.inputs {
+                guard var shape = input.knownShape, !shape.isEmpty else {
+                    throw ValidationError("--batch needs every input's shape declared; '\(input.name)' has \(input.shapeDescription)")
+                }
+                shape[0] = batch
+                shapes[input.name] = shape
+            }
+        }
+        let plan = try loaded.plan(inputShapes: shapes)
+        let report = PlanReport(plan)
+        if let svg {
+            try ArenaDiagram.svg(plan, title: (model as NSString).lastPathComponent)
+                .write(toFile: svg, atomically: true, encoding: .utf8)
+        }
+        if json {
+            try printJSON(report, [.sortedKeys, .prettyPrinted])
+            return
+        }
+        for (a, step) in zip(plan.assignments, report.steps) {
             let note = a.isFallback ? "  (fallback: the requested backend cannot run it)" : ""
-            print("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.algorithm)\(note)")
+            let memory = step.memory == "run" ? "" : "  [\(step.memory)]"
+            print("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.algorithm)\(memory)\(note)")
         }
         let fallbacks = plan.assignments.filter(\.isFallback).count
         if fallbacks > 0 { print("\(fallbacks) node(s) fell back to the reference backend") }
+        print("arena \(report.arenaBytes) bytes (lower bound \(report.lowerBoundBytes), no planning \(report.naiveBytes), scratch \(report.scratchBytes), planned for \(report.maxThreads) thread(s))")
+    }
+
+    /// `Conv +relu`, `Concat(axis 1)`, or the op type.
+    static func describe(_ op: Op) -> String {
+        switch op {
+        case .conv(let attributes):
+            return "Conv" + (attributes.activation.map { " +\($0)" } ?? "")
+        case .concat(let axis):
+            return "Concat(axis \(axis))"
+        default:
+            return op.typeName
+        }
+    }
+
+    struct OptimizedNode: Codable {
+        var name: String
+        var op: String
+        var inputs: [String]
+        var outputs: [String]
     }
 }

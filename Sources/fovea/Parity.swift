@@ -29,8 +29,10 @@ struct Parity: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @OptionGroup var optimizations: OptimizationFlags
+
     func run() throws {
-        let loaded = try Model(contentsOf: model)
+        let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(optimizations: optimizations.options))
         let registry = BackendRegistry.standard
         let names = backends.map(BackendOptions.backendNames) ?? registry.names
         // The reference is the baseline, not a candidate.
@@ -43,9 +45,9 @@ struct Parity: ParsableCommand {
             try printJSON(reports, [.sortedKeys, .prettyPrinted])
         } else {
             for report in reports {
-                print("\(report.backend) (tolerance \(report.tolerance) relative)")
+                print("\(report.backend) (tolerance per step, at most \(report.tolerance) relative)")
                 for node in report.nodes {
-                    let flag = node.maxRelativeError > report.tolerance ? "  EXCEEDS" : ""
+                    let flag = node.maxRelativeError > node.tolerance ? "  EXCEEDS \(node.tolerance)" : ""
                     print("  \(node.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(node.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(node.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) abs \(format(node.maxAbsoluteError))  rel \(format(node.maxRelativeError))\(flag)")
                 }
                 if !report.fallbacks.isEmpty {

@@ -21,9 +21,10 @@ struct Run: ParsableCommand {
     var outputs: [String] = []
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var optimizations: OptimizationFlags
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration)
+        let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
         let graph = loaded.graph
         guard inputs.count == graph.inputs.count else {
             throw ValidationError("the model has \(graph.inputs.count) input(s) (\(graph.inputs.map(\.name).joined(separator: ", "))); got \(inputs.count) --input")

@@ -59,7 +59,8 @@ final class ParityAndBenchTests: XCTestCase {
     func testInspectPlanShowsBackendsAlgorithmsAndFallbacks() throws {
         let plan = try TestData.runFovea(["inspect", "--model", TestData.model("squeezenet1.1.onnx"), "--plan", "--backend", "simd", "--json"])
         XCTAssertEqual(plan.status, 0, plan.stderr)
-        let nodes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [[String: Any]])
+        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any])
+        let nodes = try XCTUnwrap(report["steps"] as? [[String: Any]])
         // 65 nodes, 26 Relu fused into their convolutions.
         XCTAssertEqual(nodes.count, 39)
         XCTAssertTrue(nodes.allSatisfy { ($0["backend"] as? String) == "simd" && ($0["isFallback"] as? Bool) == false })

@@ -52,28 +52,14 @@ public struct ConformanceRunner: Sendable {
 
     private func check(test name: String) throws {
         let directory = directory(of: name)
-        let modelPath = (directory as NSString).appendingPathComponent("model.onnx")
         let dataSets = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasPrefix("test_data_set_") }.sorted()
         guard !dataSets.isEmpty else {
             throw FoveaError(.io, "no test data sets in \(directory)")
         }
         for dataSet in dataSets {
-            let setDirectory = (directory as NSString).appendingPathComponent(dataSet)
-            let inputs = try tensors(named: "input", in: setDirectory)
-            let expected = try tensors(named: "output", in: setDirectory)
-            // Inputs the model uses as constants (a Reshape shape, Clip bounds)
-            // are folded at load time; the rest are fed.
-            let known = Dictionary(inputs.map { ($0.name, $0.tensor) }, uniquingKeysWith: { a, _ in a })
-            let graph = try ONNXLoader.load(contentsOf: modelPath, knownInputs: known)
-            let model = try Model(graph: graph, path: modelPath)
-            var feeds: [String: Tensor] = [:]
-            for input in graph.inputs {
-                guard let tensor = known[input.name] else {
-                    throw FoveaError(.invalidArgument, "\(dataSet) has no tensor for input '\(input.name)'")
-                }
-                feeds[input.name] = tensor
-            }
+            let (model, feeds, expected) = try load(test: name, dataSet: dataSet)
+            let graph = model.graph
             let outputs = try model.predict(feeds)
             for (index, output) in expected.enumerated() {
                 let name = output.name.isEmpty && index < graph.outputs.count ? graph.outputs[index].name : output.name
@@ -83,6 +69,30 @@ public struct ConformanceRunner: Sendable {
                 try compare(actual, output.tensor, label: "\(dataSet) output '\(name)'")
             }
         }
+    }
+
+    /// The model of test `name` loaded for data set `dataSet` (`test_data_set_0`, ...),
+    /// its feeds and the expected outputs.
+    public func load(test name: String, dataSet: String = "test_data_set_0") throws
+        -> (model: Model, feeds: [String: Tensor], expected: [(name: String, tensor: Tensor)]) {
+        let directory = directory(of: name)
+        let modelPath = (directory as NSString).appendingPathComponent("model.onnx")
+        let setDirectory = (directory as NSString).appendingPathComponent(dataSet)
+        let inputs = try tensors(named: "input", in: setDirectory)
+        let expected = try tensors(named: "output", in: setDirectory)
+        // Inputs the model uses as constants (a Reshape shape, Clip bounds)
+        // are folded at load time; the rest are fed.
+        let known = Dictionary(inputs.map { ($0.name, $0.tensor) }, uniquingKeysWith: { a, _ in a })
+        let graph = try ONNXLoader.load(contentsOf: modelPath, knownInputs: known)
+        let model = try Model(graph: graph, path: modelPath)
+        var feeds: [String: Tensor] = [:]
+        for input in graph.inputs {
+            guard let tensor = known[input.name] else {
+                throw FoveaError(.invalidArgument, "\(dataSet) has no tensor for input '\(input.name)'")
+            }
+            feeds[input.name] = tensor
+        }
+        return (model, feeds, expected)
     }
 
     private func tensors(named prefix: String, in directory: String) throws -> [(name: String, tensor: Tensor)] {

@@ -1,0 +1,72 @@
+import FoveaCore
+
+/// What `fovea inspect --plan --json` prints: every step's backend and
+/// algorithm, and the memory plan with its sizes and every value's place.
+public struct PlanReport: Sendable, Codable, Equatable {
+    /// One step in run order.
+    public struct Step: Sendable, Codable, Equatable {
+        public var node: String
+        public var opType: String
+        public var backend: String
+        public var algorithm: String
+        /// `run`, `view`, `elided concat`, or `elided concat (copies k)`.
+        public var memory: String
+        public var isFallback: Bool
+        public var tolerance: Float
+    }
+
+    /// One value's bytes in the arena.
+    public struct Value: Sendable, Codable, Equatable {
+        public var name: String
+        public var offset: Int
+        public var bytes: Int
+        public var firstStep: Int
+        public var lastStep: Int
+        public var placement: String
+    }
+
+    public var steps: [Step]
+    /// The planned peak: the arena one run needs.
+    public var arenaBytes: Int
+    /// The largest sum of bytes live at one step: no planner can do better.
+    public var lowerBoundBytes: Int
+    /// Every intermediate value added up (no planning).
+    public var naiveBytes: Int
+    /// Every step's planned workspace added up (inside the arena).
+    public var scratchBytes: Int
+    /// The initializers steps read at run time, in the plan's own block (shared by all runs).
+    public var constantBytes: Int
+    /// The thread count the workspaces are planned for.
+    public var maxThreads: Int
+    public var values: [Value]
+    public var buffers: [MemoryPlan.Buffer]
+
+    public init(_ plan: ExecutionPlan) {
+        let memory = plan.memory
+        steps = plan.assignments.enumerated().map { index, a in
+            Step(node: a.node, opType: a.opType, backend: a.backend, algorithm: a.algorithm,
+                 memory: memory.actionDescription(index), isFallback: a.isFallback, tolerance: a.tolerance)
+        }
+        arenaBytes = memory.arenaBytes
+        lowerBoundBytes = memory.lowerBoundBytes
+        naiveBytes = memory.naiveBytes
+        scratchBytes = memory.scratchBytes
+        constantBytes = memory.constantBytes
+        maxThreads = plan.maxThreads
+        values = memory.values.map {
+            Value(name: $0.name, offset: $0.offset, bytes: $0.bytes, firstStep: $0.firstStep, lastStep: $0.lastStep,
+                  placement: $0.placement)
+        }
+        buffers = memory.buffers
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case steps, values, buffers
+        case arenaBytes = "arena_bytes"
+        case lowerBoundBytes = "lower_bound_bytes"
+        case naiveBytes = "naive_bytes"
+        case scratchBytes = "scratch_bytes"
+        case constantBytes = "constant_bytes"
+        case maxThreads = "max_threads"
+    }
+}
