@@ -73,12 +73,19 @@ let package = Package(
             dependencies: ["Fovea", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
-        .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore", .product(name: "Atomics", package: "swift-atomics")]),
+        // Shared by every backend's tests: the graph interpreter (oracle),
+        // random graphs, memory plan checks, one-op checks against the reference.
+        .target(name: "FoveaTestSupport", dependencies: ["FoveaCore"], path: "Tests/FoveaTestSupport"),
+
+        // Counts heap allocations in the test process (steady-state allocation tests).
+        .target(name: "CMallocCounter", path: "Tests/CMallocCounter"),
+
+        .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore", "FoveaTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
-        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore"]),
+        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea"]),
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTestSupport", "CMallocCounter"]),
     ]
 )

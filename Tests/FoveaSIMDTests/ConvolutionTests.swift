@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 /// GEMM-based convolution (im2col or 1x1) sums each output in a different

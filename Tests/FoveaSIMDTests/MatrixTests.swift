@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 /// Gemm/MatMul sum in blocks of 1024 with FMA, unlike the reference's i-k-j

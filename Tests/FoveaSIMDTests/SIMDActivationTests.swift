@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 final class SIMDActivationTests: XCTestCase {
@@ -17,8 +18,8 @@ final class SIMDActivationTests: XCTestCase {
     func testRandomActivationsMatchReference() throws {
         var g = SeededGenerator(seed: 11)
         for index in 0..<84 {
-            let shape = SIMDTestSupport.pick(Self.shapes, &g)
-            let x = SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
+            let shape = LayerCheck.pick(Self.shapes, &g)
+            let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
             let alpha = Float.random(in: -1...1, using: &g), beta = Float.random(in: -1...1, using: &g)
             let lower: Float? = Bool.random(using: &g) ? Float.random(in: -3...0, using: &g) : nil
             let upper: Float? = Bool.random(using: &g) ? Float.random(in: -1...3, using: &g) : nil
@@ -55,7 +56,7 @@ final class SIMDActivationTests: XCTestCase {
 
     func testClipWithCrossedBoundsAndOpenBounds() throws {
         var g = SeededGenerator(seed: 12)
-        let x = SIMDTestSupport.randomTensorWithSpecials([3, 37], using: &g)
+        let x = LayerCheck.randomTensorWithSpecials([3, 37], using: &g)
         try SIMDTestSupport.check(.clip(min: 1, max: -1), [x], tolerance: .exact, "crossed bounds")
         try SIMDTestSupport.check(.clip(min: nil, max: nil), [x], tolerance: .exact, "open bounds")
         try SIMDTestSupport.check(.clip(min: 0, max: 6), [x], tolerance: .exact, "relu6")
@@ -63,7 +64,7 @@ final class SIMDActivationTests: XCTestCase {
 
     func testOneAndTwoThreadsGiveIdenticalResults() throws {
         var g = SeededGenerator(seed: 13)
-        let x = SIMDTestSupport.randomTensor([3, 13, 37, 37], using: &g)
+        let x = LayerCheck.randomTensor([3, 13, 37, 37], using: &g)
         for op in [Op.relu, .sigmoid, .hardSwish, .leakyRelu(alpha: 0.1)] {
             try SIMDTestSupport.checkThreadIndependence(op, [x], "\(op)")
         }

@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 final class SIMDBatchNormalizationTests: XCTestCase {
@@ -13,11 +14,11 @@ final class SIMDBatchNormalizationTests: XCTestCase {
         for index in 0..<24 {
             let shape = shapes[index % shapes.count]
             let channels = shape[1]
-            let x = SIMDTestSupport.randomTensor(shape, using: &g)
-            let parameters = [SIMDTestSupport.randomTensor([channels], in: -2...2, using: &g),
-                              SIMDTestSupport.randomTensor([channels], in: -2...2, using: &g),
-                              SIMDTestSupport.randomTensor([channels], in: -2...2, using: &g),
-                              SIMDTestSupport.randomTensor([channels], in: 0...3, using: &g)]
+            let x = LayerCheck.randomTensor(shape, using: &g)
+            let parameters = [LayerCheck.randomTensor([channels], in: -2...2, using: &g),
+                              LayerCheck.randomTensor([channels], in: -2...2, using: &g),
+                              LayerCheck.randomTensor([channels], in: -2...2, using: &g),
+                              LayerCheck.randomTensor([channels], in: 0...3, using: &g)]
             let constants: Set<Int> = index % 3 == 0 ? [] : [1, 2, 3, 4]
             let algorithm = try SIMDTestSupport.check(.batchNormalization(epsilon: 1e-5), [x] + parameters, constants: constants,
                                                       tolerance: Self.batchNormalizationTolerance, threads: 1 + index % 2,
@@ -28,8 +29,8 @@ final class SIMDBatchNormalizationTests: XCTestCase {
 
     func testOneAndTwoThreadsGiveIdenticalResults() throws {
         var g = SeededGenerator(seed: 32)
-        let x = SIMDTestSupport.randomTensor([3, 13, 37, 37], using: &g)
-        let p = (0..<4).map { _ in SIMDTestSupport.randomTensor([13], in: 0.5...2, using: &g) }
+        let x = LayerCheck.randomTensor([3, 13, 37, 37], using: &g)
+        let p = (0..<4).map { _ in LayerCheck.randomTensor([13], in: 0.5...2, using: &g) }
         try SIMDTestSupport.checkThreadIndependence(.batchNormalization(epsilon: 1e-3), [x] + p, "batch norm")
     }
 

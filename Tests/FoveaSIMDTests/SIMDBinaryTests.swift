@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 final class SIMDBinaryTests: XCTestCase {
@@ -21,8 +22,8 @@ final class SIMDBinaryTests: XCTestCase {
         let ops: [Op] = [.add, .sub, .mul, .div]
         for index in 0..<68 {
             let (aShape, bShape) = Self.shapePairs[index % Self.shapePairs.count]
-            let a = SIMDTestSupport.randomTensorWithSpecials(aShape, using: &g)
-            let b = SIMDTestSupport.randomTensorWithSpecials(bShape, using: &g)
+            let a = LayerCheck.randomTensorWithSpecials(aShape, using: &g)
+            let b = LayerCheck.randomTensorWithSpecials(bShape, using: &g)
             let op = ops[index / Self.shapePairs.count % ops.count]
             try SIMDTestSupport.check(op, [a, b], tolerance: Self.binaryTolerance, threads: 1 + index % 2,
                                       "case \(index): \(op.typeName) \(aShape.shapeDescription) with \(bShape.shapeDescription)")
@@ -35,8 +36,8 @@ final class SIMDBinaryTests: XCTestCase {
                                        ([3, 5, 7], []), ([2, 3, 7, 7], [2, 3, 7, 7]), ([1, 13, 7, 7], [1, 13, 1, 1])]
         for index in 0..<18 {
             let (xShape, slopeShape) = pairs[index % pairs.count]
-            let x = SIMDTestSupport.randomTensorWithSpecials(xShape, using: &g)
-            let slope = SIMDTestSupport.randomTensor(slopeShape, in: -1...1, using: &g)
+            let x = LayerCheck.randomTensorWithSpecials(xShape, using: &g)
+            let slope = LayerCheck.randomTensor(slopeShape, in: -1...1, using: &g)
             try SIMDTestSupport.check(.prelu, [x, slope], tolerance: Self.binaryTolerance, threads: 1 + index % 2,
                                       "PRelu case \(index): \(xShape.shapeDescription) slope \(slopeShape.shapeDescription)")
         }
@@ -48,7 +49,7 @@ final class SIMDBinaryTests: XCTestCase {
                                  [[1, 13, 1, 1], [3, 13, 7, 7], [3, 13, 7, 7]], [[5, 1], [1, 37], [5, 37]]]
         for index in 0..<15 {
             let shapes = groups[index % groups.count]
-            let inputs = shapes.map { SIMDTestSupport.randomTensor($0, using: &g) }
+            let inputs = shapes.map { LayerCheck.randomTensor($0, using: &g) }
             try SIMDTestSupport.check(.sum, inputs, tolerance: Self.binaryTolerance, threads: 1 + index % 2,
                                       "Sum case \(index): \(shapes.map(\.shapeDescription))")
         }
@@ -67,8 +68,8 @@ final class SIMDBinaryTests: XCTestCase {
 
     func testOneAndTwoThreadsGiveIdenticalResults() throws {
         var g = SeededGenerator(seed: 24)
-        let a = SIMDTestSupport.randomTensor([3, 13, 37, 37], using: &g)
-        let b = SIMDTestSupport.randomTensor([13, 1, 1], using: &g)
+        let a = LayerCheck.randomTensor([3, 13, 37, 37], using: &g)
+        let b = LayerCheck.randomTensor([13, 1, 1], using: &g)
         try SIMDTestSupport.checkThreadIndependence(.add, [a, a], "same-shape add")
         try SIMDTestSupport.checkThreadIndependence(.mul, [a, b], "per-channel mul")
         try SIMDTestSupport.checkThreadIndependence(.div, [b, a], "per-channel div")

@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 final class SIMDConcatTests: XCTestCase {
@@ -10,13 +11,13 @@ final class SIMDConcatTests: XCTestCase {
         var g = SeededGenerator(seed: 51)
         for index in 0..<40 {
             let rank = Int.random(in: 1...4, using: &g)
-            let base = (0..<rank).map { _ in SIMDTestSupport.pick([1, 3, 7, 13, 37], &g) }
+            let base = (0..<rank).map { _ in LayerCheck.pick([1, 3, 7, 13, 37], &g) }
             let axis = Int.random(in: 0..<rank, using: &g)
             let count = Int.random(in: 1...4, using: &g)
             let inputs = (0..<count).map { _ -> Tensor in
                 var shape = base
-                shape[axis] = SIMDTestSupport.pick([0, 1, 5, 13, 64], &g)
-                return SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
+                shape[axis] = LayerCheck.pick([0, 1, 5, 13, 64], &g)
+                return LayerCheck.randomTensorWithSpecials(shape, using: &g)
             }
             let signedAxis = Bool.random(using: &g) ? axis : axis - rank
             try SIMDTestSupport.check(.concat(axis: signedAxis), inputs, tolerance: Self.concatTolerance, threads: 1 + index % 2,
@@ -26,11 +27,11 @@ final class SIMDConcatTests: XCTestCase {
 
     func testSqueezeNetFireConcatAndThreads() throws {
         var g = SeededGenerator(seed: 52)
-        let a = SIMDTestSupport.randomTensor([1, 64, 55, 55], using: &g)
-        let b = SIMDTestSupport.randomTensor([1, 64, 55, 55], using: &g)
+        let a = LayerCheck.randomTensor([1, 64, 55, 55], using: &g)
+        let b = LayerCheck.randomTensor([1, 64, 55, 55], using: &g)
         let algorithm = try SIMDTestSupport.check(.concat(axis: 1), [a, b], tolerance: Self.concatTolerance, threads: 2, "fire concat")
         XCTAssertEqual(algorithm, "block copy")
-        let c = SIMDTestSupport.randomTensor([3, 13, 37, 37], using: &g)
+        let c = LayerCheck.randomTensor([3, 13, 37, 37], using: &g)
         try SIMDTestSupport.checkThreadIndependence(.concat(axis: 2), [c, c], "concat axis 2")
     }
 

@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 /// The unpadded max pooling path (``DirectMaxPoolPlan``) against the reference, bit for bit.
@@ -8,9 +9,9 @@ final class SIMDDirectMaxPoolTests: XCTestCase {
         var g = SeededGenerator(seed: 606)
         var direct = 0
         for index in 0..<80 {
-            let height = SIMDTestSupport.pick([3, 7, 12, 37, 111], &g)
-            let width = SIMDTestSupport.pick([3, 5, 16, 33, 37, 111], &g)
-            let shape = [SIMDTestSupport.pick([1, 2], &g), SIMDTestSupport.pick([1, 3, 13], &g), height, width]
+            let height = LayerCheck.pick([3, 7, 12, 37, 111], &g)
+            let width = LayerCheck.pick([3, 5, 16, 33, 37, 111], &g)
+            let shape = [LayerCheck.pick([1, 2], &g), LayerCheck.pick([1, 3, 13], &g), height, width]
             let kernel = [Int.random(in: 1...3, using: &g), Int.random(in: 1...3, using: &g)]
             let strides = [Int.random(in: 1...3, using: &g), Int.random(in: 1...2, using: &g)]
             let dilations = Int.random(in: 0..<4, using: &g) == 0 ? [Int.random(in: 1...2, using: &g), Int.random(in: 1...2, using: &g)] : [1, 1]
@@ -18,7 +19,7 @@ final class SIMDDirectMaxPoolTests: XCTestCase {
             let attributes = PoolAttributes(kernelShape: kernel, strides: strides, dilations: dilations,
                                             pads: [0, 0, 0, 0], ceilMode: Bool.random(using: &g))
             guard (try? SpatialGeometry(inputSize: [height, width], pooling: attributes)) != nil else { continue }
-            let x = SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
+            let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
             let algorithm = try SIMDTestSupport.check(.maxPool(attributes), [x], tolerance: .exact, threads: 1 + index % 2,
                                                       "direct MaxPool case \(index): x \(shape) kernel \(kernel) strides \(strides) dilations \(dilations) ceil \(attributes.ceilMode)")
             if algorithm.hasSuffix("direct") { direct += 1 }

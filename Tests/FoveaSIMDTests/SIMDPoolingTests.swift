@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 final class SIMDPoolingTests: XCTestCase {
@@ -17,16 +18,16 @@ final class SIMDPoolingTests: XCTestCase {
     static func randomPooling(_ g: inout SeededGenerator) -> (shape: [Int], attributes: PoolAttributes) {
         while true {
             let sizes = [1, 7, 7, 37, 37, 12, 113]
-            let height = Int.random(in: 0..<20, using: &g) == 0 ? 113 : SIMDTestSupport.pick(Array(sizes.dropLast()), &g)
-            let width = height == 113 ? 37 : SIMDTestSupport.pick(Array(sizes.dropLast()), &g)
-            let shape = [SIMDTestSupport.pick([1, 3], &g), SIMDTestSupport.pick([1, 3, 5, 13], &g), height, width]
+            let height = Int.random(in: 0..<20, using: &g) == 0 ? 113 : LayerCheck.pick(Array(sizes.dropLast()), &g)
+            let width = height == 113 ? 37 : LayerCheck.pick(Array(sizes.dropLast()), &g)
+            let shape = [LayerCheck.pick([1, 3], &g), LayerCheck.pick([1, 3, 5, 13], &g), height, width]
             let kernel = [Int.random(in: 1...4, using: &g), Int.random(in: 1...4, using: &g)]
             let strides = [Int.random(in: 1...3, using: &g), Int.random(in: 1...3, using: &g)]
             let dilations = Int.random(in: 0..<4, using: &g) == 0 ? [Int.random(in: 1...2, using: &g), Int.random(in: 1...3, using: &g)] : [1, 1]
             // Mostly pads below the kernel; sometimes larger (windows wholly in the padding).
             let padLimit = Int.random(in: 0..<8, using: &g) == 0 ? 4 : 2
             let pads = (0..<4).map { _ in Int.random(in: 0...padLimit, using: &g) }
-            let autoPad = SIMDTestSupport.pick([AutoPad.notSet, .notSet, .notSet, .notSet, .valid, .sameUpper, .sameLower], &g)
+            let autoPad = LayerCheck.pick([AutoPad.notSet, .notSet, .notSet, .notSet, .valid, .sameUpper, .sameLower], &g)
             let attributes = PoolAttributes(kernelShape: kernel, strides: strides, dilations: dilations, pads: pads,
                                             autoPad: autoPad, ceilMode: Bool.random(using: &g),
                                             countIncludePad: Bool.random(using: &g))
@@ -44,7 +45,7 @@ final class SIMDPoolingTests: XCTestCase {
         var g = SeededGenerator(seed: 101)
         for index in 0..<90 {
             let (shape, attributes) = Self.randomPooling(&g)
-            let x = SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
+            let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
             try SIMDTestSupport.check(.maxPool(attributes), [x], tolerance: Self.maxPoolTolerance,
                                       threads: 1 + index % 2, "MaxPool case \(index): \(Self.describe(shape, attributes))")
         }
@@ -54,7 +55,7 @@ final class SIMDPoolingTests: XCTestCase {
         var g = SeededGenerator(seed: 202)
         for index in 0..<90 {
             let (shape, attributes) = Self.randomPooling(&g)
-            let x = SIMDTestSupport.randomTensor(shape, using: &g)
+            let x = LayerCheck.randomTensor(shape, using: &g)
             try SIMDTestSupport.check(.averagePool(attributes), [x], tolerance: Self.averagePoolTolerance,
                                       threads: 1 + index % 2, "AveragePool case \(index): \(Self.describe(shape, attributes))")
         }
@@ -63,14 +64,14 @@ final class SIMDPoolingTests: XCTestCase {
     func testRandomGlobalPoolingMatchesReference() throws {
         var g = SeededGenerator(seed: 303)
         for index in 0..<30 {
-            let spatial = SIMDTestSupport.pick([[], [1], [7, 7], [37, 37], [1, 113], [5, 3, 2]], &g)
-            let shape = [SIMDTestSupport.pick([1, 3], &g), SIMDTestSupport.pick([1, 5, 13, 17], &g)] + spatial
+            let spatial = LayerCheck.pick([[], [1], [7, 7], [37, 37], [1, 113], [5, 3, 2]], &g)
+            let shape = [LayerCheck.pick([1, 3], &g), LayerCheck.pick([1, 5, 13, 17], &g)] + spatial
             if index % 2 == 0 {
-                let x = SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
+                let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
                 try SIMDTestSupport.check(.globalMaxPool, [x], tolerance: .exact, threads: 1 + index % 3 / 2,
                                           "GlobalMaxPool case \(index): x \(shape.shapeDescription)")
             } else {
-                let x = SIMDTestSupport.randomTensor(shape, using: &g)
+                let x = LayerCheck.randomTensor(shape, using: &g)
                 try SIMDTestSupport.check(.globalAveragePool, [x], tolerance: Self.globalAverageTolerance, threads: 1 + index % 3 / 2,
                                           "GlobalAveragePool case \(index): x \(shape.shapeDescription)")
             }
@@ -79,31 +80,24 @@ final class SIMDPoolingTests: XCTestCase {
 
     func testSqueezeNetShapes() throws {
         var g = SeededGenerator(seed: 404)
-        let x = SIMDTestSupport.randomTensor([1, 64, 111, 111], using: &g)
+        let x = LayerCheck.randomTensor([1, 64, 111, 111], using: &g)
         let pool = PoolAttributes(kernelShape: [3, 3], strides: [2, 2], dilations: [], pads: [0, 0, 0, 0], ceilMode: true)
         let algorithm = try SIMDTestSupport.check(.maxPool(pool), [x], tolerance: Self.maxPoolTolerance, threads: 2, "SqueezeNet maxpool")
         XCTAssertEqual(algorithm, "maxpool 3x3/2 direct")
-        let y = SIMDTestSupport.randomTensor([1, 1000, 13, 13], using: &g)
+        let y = LayerCheck.randomTensor([1, 1000, 13, 13], using: &g)
         try SIMDTestSupport.check(.globalAveragePool, [y], tolerance: Self.globalAverageTolerance, threads: 2, "SqueezeNet global average")
     }
 
-    func testWindowsEntirelyInPadding() throws {
-        // Pads larger than the kernel: the reference gives -FLT_MAX for max and 0 for average.
-        let x = try Tensor(shape: [1, 1, 2, 2], floats: [1, -.infinity, .nan, 4])
-        let a = PoolAttributes(kernelShape: [2, 2], strides: [1, 1], dilations: [], pads: [3, 3, 3, 3])
-        try SIMDTestSupport.check(.maxPool(a), [x], tolerance: .exact, "max with pads 3")
-        try SIMDTestSupport.check(.averagePool(a), [x], tolerance: .exact, "average with pads 3")
-        var include = a
-        include.countIncludePad = true
-        try SIMDTestSupport.check(.averagePool(include), [x], tolerance: .exact, "average with pads 3, count_include_pad")
-        let allNegativeInfinity = try Tensor(shape: [1, 1, 1, 3], floats: [-.infinity, .nan, -.infinity])
-        try SIMDTestSupport.check(.maxPool(PoolAttributes(kernelShape: [1, 2], strides: [], dilations: [], pads: [])),
-                                  [allNegativeInfinity], tolerance: .exact, "max of -inf and NaN")
+    /// NaN, ±inf and windows entirely in padding: the shared cases, exact.
+    func testPoolingSpecialCasesAgreeWithTheReference() throws {
+        for (op, input, description) in try LayerCheck.poolingSpecialCases() {
+            try SIMDTestSupport.check(op, [input], tolerance: .exact, description)
+        }
     }
 
     func testOneAndTwoThreadsGiveIdenticalResults() throws {
         var g = SeededGenerator(seed: 505)
-        let x = SIMDTestSupport.randomTensor([3, 13, 37, 37], using: &g)
+        let x = LayerCheck.randomTensor([3, 13, 37, 37], using: &g)
         let a = PoolAttributes(kernelShape: [3, 2], strides: [2, 3], dilations: [1, 2], pads: [1, 0, 2, 1], ceilMode: true)
         try SIMDTestSupport.checkThreadIndependence(.maxPool(a), [x], "maxpool")
         try SIMDTestSupport.checkThreadIndependence(.averagePool(a), [x], "avgpool")

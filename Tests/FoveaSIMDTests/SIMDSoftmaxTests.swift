@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 final class SIMDSoftmaxTests: XCTestCase {
@@ -18,7 +19,7 @@ final class SIMDSoftmaxTests: XCTestCase {
             let shape = shapes[index % shapes.count]
             let axis = Int.random(in: -shape.count..<shape.count, using: &g)
             let attributes = SoftmaxAttributes(axis: axis, coercedTo2D: Bool.random(using: &g))
-            let x = SIMDTestSupport.randomTensor(shape, in: -20...20, using: &g)
+            let x = LayerCheck.randomTensor(shape, in: -20...20, using: &g)
             let logarithm = index % 2 == 1
             try SIMDTestSupport.check(logarithm ? .logSoftmax(attributes) : .softmax(attributes), [x],
                                       tolerance: logarithm ? Self.logSoftmaxTolerance : Self.softmaxTolerance,
@@ -38,7 +39,7 @@ final class SIMDSoftmaxTests: XCTestCase {
 
     func testOneAndTwoThreadsGiveIdenticalResults() throws {
         var g = SeededGenerator(seed: 42)
-        let x = SIMDTestSupport.randomTensor([3, 13, 37, 37], using: &g)
+        let x = LayerCheck.randomTensor([3, 13, 37, 37], using: &g)
         try SIMDTestSupport.checkThreadIndependence(.softmax(SoftmaxAttributes(axis: 1, coercedTo2D: false)), [x], "channel softmax")
         try SIMDTestSupport.checkThreadIndependence(.logSoftmax(SoftmaxAttributes(axis: -1, coercedTo2D: false)), [x], "row log-softmax")
     }

@@ -1,5 +1,6 @@
 import XCTest
 import FoveaCore
+import FoveaTestSupport
 @testable import FoveaSIMD
 
 /// The executor's side of the step interface: strided output slices, in-place
@@ -33,11 +34,11 @@ final class SIMDStepBufferTests: XCTestCase {
             for padding in [5, imageCount + 32] {
                 let stride = imageCount + padding
                 let runner = try step.run(inputs, planned: planned, context: RunContext(threads: t), outputBatchStrides: [stride])[0]
-                SIMDTestSupport.assertSameBits(runner, contiguous,
+                LayerCheck.assertSameBits(runner, contiguous,
                                "\(message) [\(step.algorithm)] stride \(stride), \(t) thread(s)", file: file, line: line)
-                let byHand = try SIMDTestSupport.runByHand(step, inputs, planned: planned, threads: t, outputBatchStride: stride,
+                let byHand = try LayerCheck.runByHand(step, inputs, planned: planned, threads: t, outputBatchStride: stride,
                                                            file: file, line: line)
-                SIMDTestSupport.assertSameBits(byHand, contiguous,
+                LayerCheck.assertSameBits(byHand, contiguous,
                                "\(message) [\(step.algorithm)] by hand, stride \(stride), \(t) thread(s)", file: file, line: line)
             }
         }
@@ -77,7 +78,7 @@ final class SIMDStepBufferTests: XCTestCase {
         includePad.countIncludePad = true
         let direct = PoolAttributes(kernelShape: [3, 3], strides: [2, 2], dilations: [], pads: [0, 0, 0, 0], ceilMode: true)
         for batch in [2, 3] {
-            let x = SIMDTestSupport.randomTensorWithSpecials([batch, 5, 13, 13], using: &g)
+            let x = LayerCheck.randomTensorWithSpecials([batch, 5, 13, 13], using: &g)
             let ops: [(Op, String)] = [(.maxPool(padded), "maxpool 3x3/2"), (.averagePool(includePad), "avgpool 3x3/2"),
                                        (.maxPool(direct), "maxpool 3x3/2 direct"), (.globalAveragePool, "global average"),
                                        (.globalMaxPool, "global max")]
@@ -92,12 +93,12 @@ final class SIMDStepBufferTests: XCTestCase {
     func testActivationAndBatchNormalizationWriteStridedSlices() throws {
         var g = SeededGenerator(seed: 72)
         for batch in [2, 3] {
-            let x = SIMDTestSupport.randomTensorWithSpecials([batch, 3, 41, 37], using: &g)
+            let x = LayerCheck.randomTensorWithSpecials([batch, 3, 41, 37], using: &g)
             for op in [Op.relu, .sigmoid, .clip(min: -1, max: 2)] {
                 let (step, planned) = try SIMDTestSupport.prepare(op, [x])
                 try checkStrided(step, [x], planned, "\(op) batch \(batch)")
             }
-            let parameters = (0..<4).map { _ in SIMDTestSupport.randomTensor([3], in: 0.5...2, using: &g) }
+            let parameters = (0..<4).map { _ in LayerCheck.randomTensor([3], in: 0.5...2, using: &g) }
             for constants in [Set<Int>(), [1, 2, 3, 4]] {
                 let (step, planned) = try SIMDTestSupport.prepare(.batchNormalization(epsilon: 1e-5), [x] + parameters, constants: constants)
                 try checkStrided(step, [x] + parameters, planned, "batch norm, constants \(constants.sorted())")
@@ -124,9 +125,9 @@ final class SIMDStepBufferTests: XCTestCase {
         XCTAssertEqual(inputs[index].shape, planned.outputTypes[0].shape, message, file: file, line: line)
         for threads in [1, 2] {
             let outOfPlace = try step.run(inputs, planned: planned, context: RunContext(threads: threads))[0]
-            let inPlace = try SIMDTestSupport.runByHand(step, inputs, planned: planned, threads: threads, aliasInput: index,
+            let inPlace = try LayerCheck.runByHand(step, inputs, planned: planned, threads: threads, aliasInput: index,
                                                         file: file, line: line)
-            SIMDTestSupport.assertSameBits(inPlace, outOfPlace,
+            LayerCheck.assertSameBits(inPlace, outOfPlace,
                            "\(message) [\(step.algorithm)] in place, \(threads) thread(s)", file: file, line: line)
         }
     }
@@ -134,7 +135,7 @@ final class SIMDStepBufferTests: XCTestCase {
     func testActivationsRunInPlace() throws {
         var g = SeededGenerator(seed: 81)
         for shape in [[7], [3, 37], [2, 3, 37, 37]] {
-            let x = SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
+            let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
             for op in [Op.relu, .leakyRelu(alpha: 0.1), .clip(min: 0, max: 6), .sigmoid, .hardSigmoid(alpha: 0.2, beta: 0.5), .hardSwish] {
                 try checkInPlace(op, [x], expected: 0, "\(op) \(shape)")
             }
@@ -144,8 +145,8 @@ final class SIMDStepBufferTests: XCTestCase {
     func testBatchNormalizationRunsInPlace() throws {
         var g = SeededGenerator(seed: 82)
         for shape in [[1, 5], [2, 13, 37, 37], [3, 3, 17]] {
-            let x = SIMDTestSupport.randomTensorWithSpecials(shape, using: &g)
-            let parameters = (0..<4).map { _ in SIMDTestSupport.randomTensor([shape[1]], in: 0.5...2, using: &g) }
+            let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
+            let parameters = (0..<4).map { _ in LayerCheck.randomTensor([shape[1]], in: 0.5...2, using: &g) }
             for constants in [Set<Int>(), [1, 2, 3, 4]] {
                 try checkInPlace(.batchNormalization(epsilon: 1e-5), [x] + parameters, constants: constants, expected: 0,
                                  "batch norm \(shape) constants \(constants.sorted())")
@@ -155,12 +156,12 @@ final class SIMDStepBufferTests: XCTestCase {
 
     func testBinaryOpsRunInPlaceOverTheInputOfTheOutputShape() throws {
         var g = SeededGenerator(seed: 83)
-        let big = SIMDTestSupport.randomTensorWithSpecials([3, 13, 37, 37], using: &g)
-        let other = SIMDTestSupport.randomTensorWithSpecials([3, 13, 37, 37], using: &g)
-        let perChannel = SIMDTestSupport.randomTensor([13, 1, 1], in: 0.5...2, using: &g)
-        let scalar = SIMDTestSupport.randomTensor([], using: &g)
-        let odd = SIMDTestSupport.randomTensorWithSpecials([5, 37], using: &g)
-        let row = SIMDTestSupport.randomTensorWithSpecials([37], using: &g)
+        let big = LayerCheck.randomTensorWithSpecials([3, 13, 37, 37], using: &g)
+        let other = LayerCheck.randomTensorWithSpecials([3, 13, 37, 37], using: &g)
+        let perChannel = LayerCheck.randomTensor([13, 1, 1], in: 0.5...2, using: &g)
+        let scalar = LayerCheck.randomTensor([], using: &g)
+        let odd = LayerCheck.randomTensorWithSpecials([5, 37], using: &g)
+        let row = LayerCheck.randomTensorWithSpecials([37], using: &g)
         try checkInPlace(.add, [big, other], expected: 0, "same-shape add")
         try checkInPlace(.mul, [big, perChannel], expected: 0, "per-channel mul")
         try checkInPlace(.div, [perChannel, big], expected: 1, "per-channel div, output over B")
@@ -171,7 +172,7 @@ final class SIMDStepBufferTests: XCTestCase {
         try checkInPlace(.sum, [big, other], expected: 0, "Sum of two")
         try checkInPlace(.sum, [big], expected: 0, "Sum of one")
         // Neither input has the output's shape; and Sum of three may read an overwritten input.
-        try checkInPlace(.add, [SIMDTestSupport.randomTensor([7, 1], using: &g), SIMDTestSupport.randomTensor([1, 9], using: &g)],
+        try checkInPlace(.add, [LayerCheck.randomTensor([7, 1], using: &g), LayerCheck.randomTensor([1, 9], using: &g)],
                          expected: nil, "outer broadcast")
         try checkInPlace(.sum, [big, other, big], expected: nil, "Sum of three")
     }
@@ -179,7 +180,7 @@ final class SIMDStepBufferTests: XCTestCase {
     /// `x + x` with the output on x as well: both inputs and the output share memory.
     func testAddOfATensorToItselfInPlace() throws {
         var g = SeededGenerator(seed: 84)
-        let x = SIMDTestSupport.randomTensorWithSpecials([3, 5, 37], using: &g)
+        let x = LayerCheck.randomTensorWithSpecials([3, 5, 37], using: &g)
         let (step, planned) = try SIMDTestSupport.prepare(.add, [x, x])
         let expected = try step.run([x, x], planned: planned, context: RunContext(threads: 1))[0]
         let base = UnsafeMutableRawPointer.allocate(byteCount: x.count * 4, alignment: 64)
@@ -187,7 +188,7 @@ final class SIMDStepBufferTests: XCTestCase {
         let view = TensorView(base: base, dataType: .float32, shape: x.shape)
         view.copy(from: x)
         try step.run(StepBuffers(inputs: [view, view], outputs: [view], workspace: nil), context: RunContext(threads: 1))
-        SIMDTestSupport.assertSameBits(view.copyToTensor(), expected, "x + x in place")
+        LayerCheck.assertSameBits(view.copyToTensor(), expected, "x + x in place")
     }
 
     // MARK: (c) Workspace
@@ -200,9 +201,9 @@ final class SIMDStepBufferTests: XCTestCase {
         for planThreads in Set([1, 2, maxThreads]).sorted() {
             for threads in 1...planThreads {
                 let expected = try step.run(inputs, planned: planned, context: RunContext(threads: threads))[0]
-                let result = try SIMDTestSupport.runByHand(step, inputs, planned: planned, threads: threads,
+                let result = try LayerCheck.runByHand(step, inputs, planned: planned, threads: threads,
                                                            workspaceThreads: planThreads, file: file, line: line)
-                SIMDTestSupport.assertSameBits(result, expected,
+                LayerCheck.assertSameBits(result, expected,
                                "\(message) [\(step.algorithm)] workspace for \(planThreads), run on \(threads) thread(s)",
                                file: file, line: line)
             }
@@ -247,21 +248,21 @@ final class SIMDStepBufferTests: XCTestCase {
 
     func testPoolingNormalizationAndSumRunInTheirExactWorkspace() throws {
         var g = SeededGenerator(seed: 92)
-        let x = SIMDTestSupport.randomTensorWithSpecials([2, 13, 37, 37], using: &g)
+        let x = LayerCheck.randomTensorWithSpecials([2, 13, 37, 37], using: &g)
         let padded = PoolAttributes(kernelShape: [3, 2], strides: [2, 3], dilations: [1, 2], pads: [1, 0, 2, 1], ceilMode: true)
         let direct = PoolAttributes(kernelShape: [3, 3], strides: [2, 2], dilations: [], pads: [0, 0, 0, 0])
         for op in [Op.maxPool(padded), .averagePool(padded), .maxPool(direct)] {
             let (step, planned) = try SIMDTestSupport.prepare(op, [x])
             try checkWorkspace(step, [x], planned, "\(op)")
         }
-        let parameters = (0..<4).map { _ in SIMDTestSupport.randomTensor([13], in: 0.5...2, using: &g) }
+        let parameters = (0..<4).map { _ in LayerCheck.randomTensor([13], in: 0.5...2, using: &g) }
         let (normalization, planned) = try SIMDTestSupport.prepare(.batchNormalization(epsilon: 1e-3), [x] + parameters)
         try checkWorkspace(normalization, [x] + parameters, planned, "run-time batch norm")
         let (folded, foldedPlanned) = try SIMDTestSupport.prepare(.batchNormalization(epsilon: 1e-3), [x] + parameters, constants: [1, 2, 3, 4])
         try checkWorkspace(folded, [x] + parameters, foldedPlanned, expectsWorkspace: false, "folded batch norm")
         // Partial sums smaller than the output live in the workspace: one, then two stages of them.
         for shapes in [[[5], [5], [3, 5]], [[5], [3, 1], [2, 1, 1], [4, 1, 1, 1]], [[3, 5], [3, 5]]] {
-            let inputs = shapes.map { SIMDTestSupport.randomTensor($0, using: &g) }
+            let inputs = shapes.map { LayerCheck.randomTensor($0, using: &g) }
             let (sum, sumPlanned) = try SIMDTestSupport.prepare(.sum, inputs)
             try checkWorkspace(sum, inputs, sumPlanned, expectsWorkspace: shapes.count > 2, "Sum of \(shapes)")
             try SIMDTestSupport.check(.sum, inputs, tolerance: .exact, "Sum of \(shapes)")
@@ -273,17 +274,17 @@ final class SIMDStepBufferTests: XCTestCase {
     /// View operators are normally elided by the planner; run, they copy.
     func testReshapeCopiesUnlessTheViewsShareMemory() throws {
         var g = SeededGenerator(seed: 93)
-        let x = SIMDTestSupport.randomTensorWithSpecials([2, 3, 4, 5], using: &g)
+        let x = LayerCheck.randomTensorWithSpecials([2, 3, 4, 5], using: &g)
         let (step, planned) = try SIMDTestSupport.prepare(.flatten(axis: 1), [x])
         XCTAssertEqual(step.algorithm, "view")
         let copied = try step.run([x], planned: planned, context: RunContext(threads: 1))[0]
-        SIMDTestSupport.assertSameBits(copied, try x.reshaped([2, 60]), "Flatten onto separate memory")
+        LayerCheck.assertSameBits(copied, try x.reshaped([2, 60]), "Flatten onto separate memory")
         let base = UnsafeMutableRawPointer.allocate(byteCount: x.count * 4, alignment: 64)
         defer { base.deallocate() }
         let input = TensorView(base: base, dataType: .float32, shape: x.shape)
         input.copy(from: x)
         try step.run(StepBuffers(inputs: [input], outputs: [input.reshaped([2, 60])], workspace: nil), context: RunContext(threads: 1))
-        SIMDTestSupport.assertSameBits(input.copyToTensor(), x, "Flatten onto the same memory")
+        LayerCheck.assertSameBits(input.copyToTensor(), x, "Flatten onto the same memory")
     }
 
     func testAMissingInputViewThrowsATypedError() throws {

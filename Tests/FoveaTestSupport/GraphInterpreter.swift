@@ -1,0 +1,27 @@
+import FoveaCore
+
+/// Runs a graph node by node on owned tensors with the reference backend: no
+/// plan, no arena, no views. The oracle for the executor and the memory planner.
+public enum GraphInterpreter {
+    /// Every value of the graph (inputs, initializers, node outputs) by name.
+    public static func evaluate(_ graph: Graph, _ feeds: [String: Tensor]) throws -> [String: Tensor] {
+        var values = graph.initializers.merging(feeds) { $1 }
+        let types = try graph.inferTypes(inputShapes: feeds.mapValues(\.shape))
+        for node in graph.nodes {
+            let inputs = node.inputs.map { $0.isEmpty ? nil : values[$0] }
+            let outputTypes = node.outputs.map { types[$0] ?? TensorType(.float32, [0]) }
+            let outputs = try ReferenceBackend.evaluate(node.op, inputs: inputs, outputTypes: outputTypes)
+            for (name, tensor) in zip(node.outputs, outputs) where !name.isEmpty { values[name] = tensor }
+        }
+        return values
+    }
+}
+
+/// Bitwise equality of float tensors (NaNs with the same payload are equal).
+public func sameBits(_ a: Tensor, _ b: Tensor) -> Bool {
+    guard a.shape == b.shape, a.dataType == b.dataType else { return false }
+    switch (a.storage, b.storage) {
+    case (.float32(let x), .float32(let y)): return x.map(\.bitPattern) == y.map(\.bitPattern)
+    default: return a == b
+    }
+}
