@@ -3,9 +3,11 @@
 ///
 /// The relative error of a node is its max absolute error divided by the
 /// largest magnitude of the reference output of that node, so values near
-/// zero do not inflate it. A backend passes if no node exceeds the
-/// ``PreparedStep/tolerance`` of the step that ran it (a Winograd step has a
-/// looser bound than its neighbour on im2col).
+/// zero do not inflate it. A backend passes if no node exceeds its bound: the
+/// loosest ``PreparedStep/tolerance`` among the step that ran it and every
+/// step upstream of it, since error flows downstream (a node after a Winograd
+/// step inherits Winograd's bound, and a reference fallback after SIMD steps
+/// inherits theirs).
 public struct ParityCheck: Sendable {
     /// The comparison of one node.
     public struct NodeReport: Sendable, Codable, Equatable {
@@ -14,7 +16,8 @@ public struct ParityCheck: Sendable {
         /// The backend that ran the node (the reference when the forced one could not).
         public var backend: String
         public var algorithm: String
-        /// The step's tolerance (relative to the reference output's largest magnitude).
+        /// The node's bound (relative to the reference output's largest
+        /// magnitude): the loosest step tolerance on any path into it.
         public var tolerance: Float
         public var maxAbsoluteError: Float
         public var maxRelativeError: Float
@@ -54,7 +57,11 @@ public struct ParityCheck: Sendable {
                                          memoryOptions: memoryOptions, maxThreads: context.threads)
             let values = try plan.runKeepingAllValues(inputs, context: context)
             var nodes: [NodeReport] = []
+            var bound: [String: Float] = [:]
             for (node, assignment) in zip(model.graph.nodes, plan.assignments) {
+                let upstream = node.inputs.compactMap { bound[$0] }.max() ?? 0
+                let tolerance = Swift.max(assignment.tolerance, upstream)
+                for output in node.outputs { bound[output] = tolerance }
                 var absolute: Float = 0
                 var relative: Float = 0
                 for output in node.outputs where !output.isEmpty {
@@ -64,7 +71,7 @@ public struct ParityCheck: Sendable {
                     relative = Swift.max(relative, r)
                 }
                 nodes.append(NodeReport(node: node.name, opType: node.op.typeName, backend: assignment.backend,
-                                        algorithm: assignment.algorithm, tolerance: assignment.tolerance,
+                                        algorithm: assignment.algorithm, tolerance: tolerance,
                                         maxAbsoluteError: absolute, maxRelativeError: relative))
             }
             let maxAbsolute = nodes.map(\.maxAbsoluteError).max() ?? 0

@@ -58,6 +58,15 @@ final class PlanInspectCommandTests: XCTestCase {
         XCTAssertTrue(off.stdout.contains("Relu") || off.stdout.contains("BatchNormalization"), off.stdout)
     }
 
+    /// TinyOps falls back to the reference for some nodes after SIMD ones:
+    /// those inherit the upstream steps' tolerance instead of being held to 0.
+    func testParityWithFallbacksAfterSIMDSteps() throws {
+        let result = try TestData.runFovea(["parity", "--model", TestData.model("coreml/TinyOps.mlmodel"), "--backends", "simd"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("fell back to reference"), result.stdout)
+        XCTAssertFalse(result.stdout.contains("EXCEEDS"), result.stdout)
+    }
+
     func testParityWithEachSwitch() throws {
         for flags in [[], ["--no-fold-bn"], ["--no-fuse"], ["--no-elide-concat"]] {
             let result = try TestData.runFovea(["parity", "--model", TestData.model("coreml/TinyResNet.onnx"), "--backends", "simd"] + flags)

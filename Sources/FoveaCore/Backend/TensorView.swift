@@ -51,35 +51,22 @@ public struct TensorView: @unchecked Sendable {
 
     /// An owned tensor with a copy of the elements (gathering strided images).
     public func copyToTensor() -> Tensor {
-        let images = shape.isEmpty ? 1 : batch, per = imageCount
         switch dataType {
-        case .float32:
-            let values = [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                if let out = buffer.baseAddress {
-                    let source = base.assumingMemoryBound(to: Float.self)
-                    for n in 0..<images { (out + n * per).update(from: source + n * batchStride, count: per) }
-                }
-                initialized = count
+        case .float32: return Tensor(uncheckedShape: shape, storage: .float32(gather(Float.self)))
+        case .int64: return Tensor(uncheckedShape: shape, storage: .int64(gather(Int64.self)))
+        case .bool: return Tensor(uncheckedShape: shape, storage: .bool(gather(Bool.self)))
+        }
+    }
+
+    /// The elements as a contiguous array of `T` (the caller has checked ``dataType``).
+    private func gather<T>(_: T.Type) -> [T] {
+        let images = shape.isEmpty ? 1 : batch, per = imageCount
+        return [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let out = buffer.baseAddress {
+                let source = base.assumingMemoryBound(to: T.self)
+                for n in 0..<images { (out + n * per).initialize(from: source + n * batchStride, count: per) }
             }
-            return Tensor(uncheckedShape: shape, storage: .float32(values))
-        case .int64:
-            let values = [Int64](unsafeUninitializedCapacity: count) { buffer, initialized in
-                if let out = buffer.baseAddress {
-                    let source = base.assumingMemoryBound(to: Int64.self)
-                    for n in 0..<images { (out + n * per).update(from: source + n * batchStride, count: per) }
-                }
-                initialized = count
-            }
-            return Tensor(uncheckedShape: shape, storage: .int64(values))
-        case .bool:
-            let values = [Bool](unsafeUninitializedCapacity: count) { buffer, initialized in
-                if let out = buffer.baseAddress {
-                    let source = base.assumingMemoryBound(to: Bool.self)
-                    for n in 0..<images { (out + n * per).update(from: source + n * batchStride, count: per) }
-                }
-                initialized = count
-            }
-            return Tensor(uncheckedShape: shape, storage: .bool(values))
+            initialized = count
         }
     }
 

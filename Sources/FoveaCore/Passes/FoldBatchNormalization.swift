@@ -13,13 +13,7 @@ public struct FoldBatchNormalization: GraphPass {
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {
-        let reads = graph.readCounts()
-        var producer: [String: Int] = [:]
-        for (index, node) in graph.nodes.enumerated() {
-            guard case .conv(let attributes) = node.op, attributes.activation == nil,
-                  node.outputs.count == 1, reads[node.outputs[0]] == 1 else { continue }
-            producer[node.outputs[0]] = index
-        }
+        let producer = graph.convsReadOnce()
         guard !producer.isEmpty else { return false }
 
         var removed = Set<Int>()

@@ -86,6 +86,20 @@ public struct OptimizationOptions: Sendable, Equatable, Hashable {
 }
 
 extension Graph {
+    /// The node index of every Conv with no fused activation whose single
+    /// output is read exactly once (and is not a graph output), by that output:
+    /// the Convs a following node may be folded or fused into.
+    func convsReadOnce() -> [String: Int] {
+        let reads = readCounts()
+        var producer: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() {
+            guard case .conv(let attributes) = node.op, attributes.activation == nil,
+                  node.outputs.count == 1, reads[node.outputs[0]] == 1 else { continue }
+            producer[node.outputs[0]] = index
+        }
+        return producer
+    }
+
     /// How many times each value is read, counting every node input and every graph output.
     func readCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
