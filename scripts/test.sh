@@ -27,24 +27,26 @@ cmake_status=0
 ctest --test-dir build-cmake --output-on-failure 2>&1 | tee "$log/ctest.txt"
 ctest_status=${PIPESTATUS[0]}
 
-# XCTest prints "Executed N tests, with M failures" per suite and a grand total
-# per bundle: take the largest per bundle run, i.e. the "All tests" line.
-xc_line=$(grep -E "^\s*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/swift.txt" | tail -1)
-xc_total=$(echo "$xc_line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-xc_failed=$(echo "$xc_line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+# XCTest prints "Executed N tests, with [K tests skipped and] M failures" per
+# suite and a grand total per bundle: take the line with the largest N, i.e.
+# the "All tests" one (lines may come out of order). Skipped tests count as passed.
+xctest_counts() {
+  grep -E "Executed [0-9]+ tests?, with " "$1" |
+    sed -E 's/.*Executed ([0-9]+) tests?, with (([0-9]+) tests? skipped and )?([0-9]+) failures?.*/\1 \4/' |
+    sort -n -k1,1 | tail -1
+}
+read -r xc_total xc_failed <<< "$(xctest_counts "$log/swift.txt")"
 st_line=$(grep -E "Test run with [0-9]+ tests?" "$log/swift.txt" | tail -1)
 st_total=$(echo "$st_line" | sed -E 's/.*Test run with ([0-9]+) tests?.*/\1/')
 st_failed=0
 echo "$st_line" | grep -q "failed" && st_failed=$(echo "$st_line" | sed -E 's/.*with ([0-9]+) issues?.*/\1/')
-ts_line=$(grep -E "^\s*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/tsan.txt" | tail -1)
-ts_total=$(echo "$ts_line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-ts_failed=$(echo "$ts_line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+read -r ts_total ts_failed <<< "$(xctest_counts "$log/tsan.txt")"
 # A data race report makes the run exit non-zero even when every assertion passed.
 if [ "$tsan_status" -ne 0 ] && [ "${ts_failed:-0}" -eq 0 ]; then ts_failed=1; fi
 if grep -q "WARNING: ThreadSanitizer" "$log/tsan.txt" && [ "${ts_failed:-0}" -eq 0 ]; then ts_failed=1; fi
-rl_line=$(grep -E "^\s*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log/release.txt" | tail -1)
-rl_total=$(echo "$rl_line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-rl_failed=$(echo "$rl_line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+read -r rl_total rl_failed <<< "$(xctest_counts "$log/release.txt")"
+# The filter must have found its test.
+if [ "${rl_total:-0}" -lt 1 ]; then rl_total=1; rl_failed=1; fi
 ct_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest.txt" | tail -1)
 ct_total=$(echo "$ct_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
 ct_failed=$(echo "$ct_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
