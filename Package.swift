@@ -56,6 +56,10 @@ let package = Package(
         ]),
         .target(name: "FoveaSIMDGeneric"),
 
+        // The `blas` backend: GEMM-shaped work on OpenBLAS (Debian: libopenblas-dev).
+        .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
+        .target(name: "FoveaBLAS", dependencies: ["FoveaCore", "COpenBLAS"]),
+
         // C kernels; also built and tested standalone by CMakeLists.txt + ctest.
         .target(
             name: "CFoveaKernels",
@@ -66,7 +70,7 @@ let package = Package(
         ),
 
         // The public face: model loading, classification, conformance runner.
-        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD"]),
+        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD", "FoveaBLAS"]),
 
         .executableTarget(
             name: "fovea",
@@ -84,6 +88,7 @@ let package = Package(
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore", "FoveaTestSupport"]),
+        .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTestSupport", "CMallocCounter"]),

@@ -6,6 +6,7 @@ packages=(
   pkg-config
   libturbojpeg0-dev   # JPEG decoding
   libpng-dev          # PNG decoding
+  libopenblas-dev     # the blas backend (OpenBLAS's cblas_sgemm)
   cmake ninja-build   # the standalone C kernel build and its ctest tests
   libonnx-testdata    # the ONNX backend conformance tests (/usr/share/libonnx-testdata)
 )

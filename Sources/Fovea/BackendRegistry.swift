@@ -1,4 +1,5 @@
 import FoveaSIMD
+import FoveaBLAS
 
 /// The backends a model can run on, in the default order of preference
 /// (fastest first). The reference backend is always available and always last.
@@ -17,8 +18,13 @@ public struct BackendRegistry: Sendable {
         self.backends = others + [ReferenceBackend()]
     }
 
-    /// Fovea's built-in backends.
-    public static let standard = BackendRegistry([SIMDBackend()])
+    /// Fovea's built-in backends. `blas` runs only Conv, Gemm and MatMul, so
+    /// it comes after `simd` by default; force it with `blas,simd`.
+    public static let standard = BackendRegistry([SIMDBackend(), BLASBackend()])
+
+    /// What OpenBLAS says of itself (version, build, the kernels it chose for
+    /// this CPU or that `OPENBLAS_CORETYPE` forced), for benchmark reports.
+    public static var openBLASConfiguration: String { BLASBackend.configuration }
 
     /// The registered names, in preference order.
     public var names: [String] { backends.map(\.name) }

@@ -4,7 +4,7 @@ import Fovea
 /// `--backend` and `--threads`, shared by the commands that run a model.
 struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("backend"),
-            help: "A backend (reference, simd) or a comma-separated preference list. Nodes the chosen backends cannot run go to the reference backend. Default: fastest first.")
+            help: "A backend (simd, blas, reference) or a comma-separated preference list such as blas,simd. Nodes the chosen backends cannot run go to the reference backend. Default: fastest first.")
     var backends: String?
 
     @Option(help: "Intra-op threads per run (default: every core).")

@@ -42,6 +42,9 @@ struct Bench: ParsableCommand {
                      model, result.medianMilliseconds, result.minMilliseconds, result.p90Milliseconds, result.runs,
                      result.threads, result.threads == 1 ? "" : "s",
                      2 * Double(result.multiplyAccumulates) / (result.medianMilliseconds * 1e6)))
+        if result.nodes.contains(where: { $0.backend == "blas" }) {
+            print("blas: \(BackendRegistry.openBLASConfiguration)")
+        }
         print("node                         op                 backend    algorithm                    ms   share  GFLOP/s")
         for node in result.nodes {
             print(String(format: "%@ %@ %@ %@ %8.3f %6.1f%% %8.1f",

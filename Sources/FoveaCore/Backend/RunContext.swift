@@ -22,6 +22,14 @@ public struct RunContext: Sendable {
         parallelChunks(count) { _, range in body(range) }
     }
 
+    /// Sends Fovea's idle worker threads to sleep at once instead of letting
+    /// them spin for their next job. A step that hands the cores to another
+    /// thread pool (OpenBLAS's, OpenMP's) calls it first, so the pools do not
+    /// fight; the workers wake again for the next parallel step.
+    public static func parkWorkers() {
+        WorkerPool.shared.park()
+    }
+
     /// ``parallelFor(_:_:)`` that also tells each call its chunk index
     /// (`0 ..< min(threads, count)`), so that it can use its own slice of a
     /// planned workspace, as a ggml kernel uses its thread index.

@@ -22,6 +22,8 @@ final class WorkerPool: @unchecked Sendable {
     private let busy = ManagedAtomic<Bool>(false)
     private let generation = ManagedAtomic<Int>(0)
     private let sleepers = ManagedAtomic<Int>(0)
+    /// Bumped by ``park()``: spinning workers that see it change go to sleep at once.
+    private let parkings = ManagedAtomic<Int>(0)
     private let wakeUp = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var current: Job?
@@ -92,20 +94,28 @@ final class WorkerPool: @unchecked Sendable {
         busy.store(false, ordering: .releasing)
     }
 
+    /// Sends spinning workers to sleep now rather than after their spin:
+    /// for a step that hands the cores to another thread pool (OpenBLAS, OpenMP).
+    func park() {
+        parkings.wrappingIncrement(ordering: .relaxed)
+    }
+
     private func workerLoop() {
         var seen = generation.load(ordering: .acquiring)
         while true {
             var spins = 0
+            var parked = parkings.load(ordering: .relaxed)
             var latest = generation.load(ordering: .acquiring)
             while latest == seen {
                 spins += 1
-                if spins >= Self.spinIterations {
+                if spins >= Self.spinIterations || parkings.load(ordering: .relaxed) != parked {
                     // Announce the sleep before the last check, so a job published
                     // after this check sees the sleeper and signals.
                     sleepers.wrappingIncrement(ordering: .sequentiallyConsistent)
                     if generation.load(ordering: .sequentiallyConsistent) == seen { wakeUp.wait() }
                     sleepers.wrappingDecrement(ordering: .sequentiallyConsistent)
                     spins = 0
+                    parked = parkings.load(ordering: .relaxed)
                 }
                 latest = generation.load(ordering: .acquiring)
             }
