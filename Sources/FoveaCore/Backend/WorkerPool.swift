@@ -10,7 +10,7 @@ import Foundation
 /// One job runs at a time; a caller that finds the pool busy (two plans run
 /// concurrently, or a step nested in another) runs its chunks itself.
 final class WorkerPool: @unchecked Sendable {
-    // @unchecked: `current` is guarded by `lock`; everything else is atomic or immutable.
+    // @unchecked: `current` and `spareJobs` are guarded by `lock`; everything else is atomic or immutable.
 
     /// One worker per core besides the caller's.
     static let shared = WorkerPool(workerCount: max(0, ProcessInfo.processInfo.activeProcessorCount - 1))
@@ -28,24 +28,34 @@ final class WorkerPool: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Job?
 
-    /// One call of ``run(chunks:_:)``: its own counters, so a worker
-    /// that picks up a finished job late claims nothing.
+    /// Jobs no thread holds, ready for the next run (guarded by `lock`).
+    private var spareJobs: [Job] = []
+
+    /// One call of ``run(chunks:_:)``. Jobs are recycled, so a run allocates
+    /// nothing, but only once no thread holds one: `holders` counts the caller
+    /// and every worker that took the job, so a worker that picks up a finished
+    /// job late still finds its spent counters and claims nothing.
     private final class Job: @unchecked Sendable {
-        // @unchecked: `body` is only dereferenced for claimed chunk indices, all
-        // of which finish before `run` returns and frees it; a worker holding a
-        // finished job claims nothing.
-        let chunks: Int
-        let helpers: Int
-        let body: UnsafePointer<(Int) -> Void>
+        // @unchecked: `chunks`, `helpers` and `body`'s contents are written only
+        // while no other thread holds the job (before it is published under the
+        // pool's lock); `holders` is guarded by that lock; the rest is atomic.
+        var chunks = 0
+        var helpers = 0
+        /// The run's closure while the job runs.
+        let body = UnsafeMutablePointer<(Int) -> Void>.allocate(capacity: 1)
         let nextChunk = ManagedAtomic<Int>(0)
         let joined = ManagedAtomic<Int>(0)
-        let pending: ManagedAtomic<Int>
+        let pending = ManagedAtomic<Int>(0)
+        var holders = 0
 
-        init(chunks: Int, helpers: Int, body: UnsafePointer<(Int) -> Void>) {
+        deinit { body.deallocate() }
+
+        func reset(chunks: Int, helpers: Int) {
             self.chunks = chunks
             self.helpers = helpers
-            self.body = body
-            pending = ManagedAtomic(chunks)
+            nextChunk.store(0, ordering: .relaxed)
+            joined.store(0, ordering: .relaxed)
+            pending.store(chunks, ordering: .relaxed)
         }
 
         /// Runs chunks until none is left.
@@ -57,6 +67,12 @@ final class WorkerPool: @unchecked Sendable {
                 pending.wrappingDecrement(ordering: .releasing)
             }
         }
+    }
+
+    /// Drops one hold on `job`; the last one makes it spare. Call under `lock`.
+    private func release(_ job: Job) {
+        job.holders -= 1
+        if job.holders == 0 { spareJobs.append(job) }
     }
 
     private init(workerCount: Int) {
@@ -77,19 +93,26 @@ final class WorkerPool: @unchecked Sendable {
             return
         }
         withoutActuallyEscaping(body) { body in
+            let job = lock.withLock { spareJobs.popLast() } ?? Job()
+            job.reset(chunks: chunks, helpers: helpers)
             // The job points at the closure rather than holding it, so nothing
             // keeps it alive past this block (workers may keep the job itself).
-            let slot = UnsafeMutablePointer<(Int) -> Void>.allocate(capacity: 1)
-            slot.initialize(to: body)
-            defer { slot.deinitialize(count: 1); slot.deallocate() }
-            let job = Job(chunks: chunks, helpers: helpers, body: UnsafePointer(slot))
-            lock.withLock { current = job }
+            job.body.initialize(to: body)
+            lock.withLock {
+                job.holders = 1
+                current = job
+            }
             generation.wrappingIncrement(ordering: .sequentiallyConsistent)
             let sleeping = sleepers.load(ordering: .sequentiallyConsistent)
             for _ in 0..<min(sleeping, helpers) { wakeUp.signal() }
             job.work()
             while job.pending.load(ordering: .acquiring) > 0 {}
-            lock.withLock { current = nil }
+            // Every chunk has run: no thread calls the closure again.
+            job.body.deinitialize(count: 1)
+            lock.withLock {
+                current = nil
+                release(job)
+            }
         }
         busy.store(false, ordering: .releasing)
     }
@@ -120,10 +143,14 @@ final class WorkerPool: @unchecked Sendable {
                 latest = generation.load(ordering: .acquiring)
             }
             seen = latest
-            guard let job = lock.withLock({ current }) else { continue }
+            let taken = lock.withLock { () -> Job? in
+                current?.holders += 1
+                return current
+            }
+            guard let job = taken else { continue }
             // Only as many workers as the run's thread count allows.
-            guard job.joined.loadThenWrappingIncrement(ordering: .relaxed) < job.helpers else { continue }
-            job.work()
+            if job.joined.loadThenWrappingIncrement(ordering: .relaxed) < job.helpers { job.work() }
+            lock.withLock { release(job) }
         }
     }
 }
