@@ -20,8 +20,7 @@ public struct BLASBackend: Backend {
     public func supports(_ node: NodeContext) -> Bool {
         switch node.op {
         case .conv: return (try? BLASConvolutionStep.layout(node)) != nil
-        case .gemm: return (try? BLASGemmStep(node)) != nil
-        case .matMul: return (try? BLASMatMulStep(node)) != nil
+        case .gemm, .matMul: return (try? BLASMatrixStep(node)) != nil
         default: return false
         }
     }
@@ -29,8 +28,7 @@ public struct BLASBackend: Backend {
     public func prepare(_ node: NodeContext) throws -> any PreparedStep {
         switch node.op {
         case .conv: return try BLASConvolutionStep(node)
-        case .gemm: return try BLASGemmStep(node)
-        case .matMul: return try BLASMatMulStep(node)
+        case .gemm, .matMul: return try BLASMatrixStep(node)
         default: throw FoveaError(.unsupported, "the blas backend runs only Conv, Gemm and MatMul, not \(node.op.typeName)")
         }
     }

@@ -93,7 +93,7 @@ struct BLASConvolutionStep: PreparedStep {
     func run(_ buffers: StepBuffers, context: RunContext) throws {
         let x = try buffers.input(0, "Conv"), y = buffers.outputs[0]
         let l = layout
-        let columns: UnsafeMutablePointer<Float>? = l.isPointwise ? nil : buffers.floatWorkspace
+        let columns: UnsafeMutablePointer<Float>? = l.isPointwise ? nil : try buffers.floatWorkspace("Conv")
         BLASBackend.prepareThreads(context)
         weights.withUnsafeBufferPointer { w in
             guard let w = w.baseAddress else { return }

@@ -25,7 +25,6 @@ public final class ExecutionPlan: Sendable {
     /// a run that asks for more gets this many.
     public let maxThreads: Int
     private let steps: [Step]
-    private let constants: ConstantBlock
     private let pool: ArenaPool
     /// The plan with no memory reuse that ``runKeepingAllValues(_:context:)`` needs, made on first use.
     private let keepingPlan: KeepingPlan
@@ -75,7 +74,7 @@ public final class ExecutionPlan: Sendable {
         var assignments: [Assignment] = []
         for node in graph.nodes {
             // An unnamed optional output has no type; give it an empty placeholder.
-            let outputTypes = node.outputs.map { types[$0] ?? TensorType(.float32, [0]) }
+            let outputTypes = node.outputs.map { types[$0] ?? MemoryPlan.unnamedOutputType }
             var constants: [Int: Tensor] = [:]
             for (i, input) in node.inputs.enumerated() where !input.isEmpty {
                 if let value = graph.initializers[input] { constants[i] = value }
@@ -102,7 +101,6 @@ public final class ExecutionPlan: Sendable {
                                             maxThreads: self.maxThreads)
         self.memory = memory
         let constants = ConstantBlock(graph: graph, offsets: memory.constantOffsets, bytes: memory.constantBytes)
-        self.constants = constants
         self.pool = ArenaPool { ExecutionState(memory: memory, constants: constants) }
         var keeping = memoryOptions
         keeping.reuseMemory = false
@@ -132,7 +130,7 @@ public final class ExecutionPlan: Sendable {
             try execute(ordered, state: state, memory: memory, context: context, observer: observer) {
                 var results: [String: Tensor] = [:]
                 for output in graph.outputs {
-                    results[output.name] = outputView(output.name, memory: memory, state: state, feeds: $0)?.copyToTensor()
+                    results[output.name] = copyOut(output.name, memory: memory, state: state, feeds: $0)
                 }
                 return results
             }
@@ -149,7 +147,7 @@ public final class ExecutionPlan: Sendable {
             try execute(ordered, state: state, memory: memory, context: context, observer: nil) { feedPointers in
                 var values = graph.initializers
                 for (name, _) in memory.placements where values[name] == nil {
-                    values[name] = outputView(name, memory: memory, state: state, feeds: feedPointers)?.copyToTensor()
+                    values[name] = copyOut(name, memory: memory, state: state, feeds: feedPointers)
                 }
                 return values
             }
@@ -221,18 +219,10 @@ public final class ExecutionPlan: Sendable {
         }
     }
 
-    /// The view of a named value in this run (a graph output, or any value of a keeping plan).
-    private func outputView(_ name: String, memory: MemoryPlan, state: ExecutionState,
-                            feeds: UnsafeBufferPointer<UnsafeRawPointer>) -> TensorView? {
-        guard let placement = memory.placements[name] else { return nil }
-        let base: UnsafeMutableRawPointer
-        switch placement.root {
-        case .arena(let buffer): base = state.arena + memory.buffers[buffer].offset + placement.byteOffset
-        case .constant: base = constants.base + placement.byteOffset
-        case .feed(let feed): base = UnsafeMutableRawPointer(mutating: feeds[feed] + placement.byteOffset)
-        }
-        return TensorView(base: base, dataType: placement.type.dataType, shape: placement.type.shape,
-                          batchStride: placement.batchStride)
+    /// A named value's elements copied out of this run (a graph output, or any value of a keeping plan).
+    private func copyOut(_ name: String, memory: MemoryPlan, state: ExecutionState,
+                         feeds: UnsafeBufferPointer<UnsafeRawPointer>) -> Tensor? {
+        memory.placements[name].map { state.view($0, feeds: feeds).copyToTensor() }
     }
 
     /// Copies a contiguous view into a (possibly strided) one of the same type.

@@ -40,7 +40,7 @@ enum GemmDriver {
     static func multiply(kernels: GemmKernelSet, rows: Int, columns: Int, k: Int,
                          packedA: UnsafePointer<Float>, b: GemmRightOperand,
                          c: UnsafeMutablePointer<Float>, accumulate: Bool,
-                         scratch: UnsafeMutablePointer<Float>?, context: RunContext) {
+                         scratch: UnsafeMutablePointer<Float>, context: RunContext) {
         guard rows > 0, columns > 0 else { return }
         if k == 0 {
             if !accumulate { c.update(repeating: 0, count: rows * columns) }
@@ -57,11 +57,10 @@ enum GemmDriver {
         case .packed(let p): source = (GemmSharedReadPointer(base: p), 0, 0, true)
         case .strided(let p, let rowStride, let columnStride): source = (GemmSharedReadPointer(base: p), rowStride, columnStride, false)
         }
-        precondition(source.packed || scratch != nil, "GemmDriver: an unpacked B needs scratch")
-        let sharedScratch = scratch.map { GemmSharedPointer(base: $0) }
+        let sharedScratch = GemmSharedPointer(base: scratch)
         let slice = SIMDStepSupport.alignedFloats(blockPanels * k * width)
         context.parallelChunks(blocks) { chunk, range in
-            let scratch = source.packed ? nil : sharedScratch.map { $0.base + chunk * slice }
+            let scratch = source.packed ? nil : sharedScratch.base + chunk * slice
             for block in range {
                 let firstPanel = block * blockPanels
                 let panelCount = min(blockPanels, panels - firstPanel)

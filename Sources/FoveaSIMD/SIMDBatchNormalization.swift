@@ -97,7 +97,7 @@ enum SIMDBatchNormalization: SIMDOperatorFamily {
             } else {
                 let p = try (scale: buffers.input(1, op), bias: buffers.input(2, op),
                              mean: buffers.input(3, op), variance: buffers.input(4, op))
-                let factor = try SIMDStepSupport.workspace(buffers, op)
+                let factor = try buffers.floatWorkspace(op)
                 let shift = factor + SIMDStepSupport.alignedFloats(channels)
                 fold(scale: p.scale.floats, bias: p.bias.floats, mean: p.mean.floats, variance: p.variance.floats,
                      epsilon: epsilon, channels: channels, factor: factor, shift: shift)

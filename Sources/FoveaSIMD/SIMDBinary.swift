@@ -114,7 +114,7 @@ enum SIMDBinary: SIMDOperatorFamily {
                 }
                 return
             }
-            let partial = partialStages > 0 ? try SIMDStepSupport.workspace(buffers, opName) : nil
+            let partial = partialStages > 0 ? try buffers.floatWorkspace(opName) : nil
             var current = UnsafePointer(first.floats)
             for (index, plan) in stages.enumerated() {
                 let b = try buffers.input(index + 1, opName)

@@ -227,7 +227,7 @@ struct GemmConvolutionStep: PreparedStep {
     func run(_ buffers: StepBuffers, context: RunContext) throws {
         let x = try buffers.input(0, "Conv")
         let output = buffers.outputs[0]
-        let workspace = try SIMDStepSupport.workspace(buffers, "Conv")
+        let workspace = try buffers.floatWorkspace("Conv")
         if hasRunTimeBias {
             Self.padBias(try buffers.input(2, "Conv").floats, layout, into: workspace)
         }

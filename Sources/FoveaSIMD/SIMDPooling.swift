@@ -158,7 +158,7 @@ enum SIMDPooling: SIMDOperatorFamily {
             let source = SIMDStepSupport.SharedInput(try buffers.input(0, p.isMax ? "MaxPool" : "AveragePool"))
             guard p.planes > 0 else { return }
             let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
-            let workspace = SIMDStepSupport.SharedOutput(base: try SIMDStepSupport.workspace(buffers, p.isMax ? "MaxPool" : "AveragePool"))
+            let workspace = SIMDStepSupport.SharedOutput(base: try buffers.floatWorkspace(p.isMax ? "MaxPool" : "AveragePool"))
             let channels = p.inputShape[1]
             let inputPlane = p.inputHeight * p.inputWidth, outputPlane = p.outputHeight * p.outputWidth
             let slice = SIMDStepSupport.alignedFloats(p.scratchCount)
@@ -202,7 +202,7 @@ enum SIMDPooling: SIMDOperatorFamily {
             guard p.planes > 0 else { return }
             let source = SIMDStepSupport.SharedInput(x)
             let out = SIMDStepSupport.SharedOutput(buffers.outputs[0])
-            let workspace = SIMDStepSupport.SharedOutput(base: try SIMDStepSupport.workspace(buffers, "MaxPool"))
+            let workspace = SIMDStepSupport.SharedOutput(base: try buffers.floatWorkspace("MaxPool"))
             let channels = inputShape[1]
             let inputPlane = p.inputHeight * p.inputWidth, outputPlane = p.outputHeight * p.outputWidth
             let total = x.count

@@ -99,14 +99,6 @@ enum SIMDStepSupport {
         (Swift.max(0, count) + 15) / 16 * 16
     }
 
-    /// The step's workspace as floats; a typed error if the caller gave none.
-    static func workspace(_ buffers: StepBuffers, _ op: String) throws -> UnsafeMutablePointer<Float> {
-        guard let workspace = buffers.workspace else {
-            throw FoveaError(.invalidArgument, "\(op): the step needs a workspace (workspaceBytes) and was given none")
-        }
-        return workspace.assumingMemoryBound(to: Float.self)
-    }
-
     /// Bytes of `slices` slices of `floats` floats each, every slice aligned.
     static func workspaceBytes(slices: Int, floats: Int) -> Int {
         slices * alignedFloats(floats) * MemoryLayout<Float>.stride

@@ -9,7 +9,7 @@ public enum GraphInterpreter {
         let types = try graph.inferTypes(inputShapes: feeds.mapValues(\.shape))
         for node in graph.nodes {
             let inputs = node.inputs.map { $0.isEmpty ? nil : values[$0] }
-            let outputTypes = node.outputs.map { types[$0] ?? TensorType(.float32, [0]) }
+            let outputTypes = node.outputs.map { types[$0] ?? MemoryPlan.unnamedOutputType }
             let outputs = try ReferenceBackend.evaluate(node.op, inputs: inputs, outputTypes: outputTypes)
             for (name, tensor) in zip(node.outputs, outputs) where !name.isEmpty { values[name] = tensor }
         }

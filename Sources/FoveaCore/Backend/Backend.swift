@@ -100,9 +100,13 @@ public struct StepBuffers: @unchecked Sendable {
         return view
     }
 
-    /// The workspace as floats (the step asked for some).
-    public var floatWorkspace: UnsafeMutablePointer<Float> {
-        workspace!.assumingMemoryBound(to: Float.self)
+    /// The workspace as floats, or a typed error if the caller gave none
+    /// (a step that asked for ``PreparedStep/workspaceBytes(threads:)`` bytes).
+    public func floatWorkspace(_ op: String) throws -> UnsafeMutablePointer<Float> {
+        guard let workspace else {
+            throw FoveaError(.invalidArgument, "\(op): the step needs a workspace (workspaceBytes) and was given none")
+        }
+        return workspace.assumingMemoryBound(to: Float.self)
     }
 }
 

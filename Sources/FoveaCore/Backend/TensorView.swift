@@ -43,12 +43,6 @@ public struct TensorView: @unchecked Sendable {
     @inline(__always)
     public func image(_ n: Int) -> UnsafeMutablePointer<Float> { floats + n * batchStride }
 
-    /// The same elements under another shape; only for contiguous views.
-    public func reshaped(_ newShape: [Int]) -> TensorView {
-        precondition(isContiguous && newShape.elementCount == count, "reshape of a strided view")
-        return TensorView(base: base, dataType: dataType, shape: newShape)
-    }
-
     /// An owned tensor with a copy of the elements (gathering strided images).
     public func copyToTensor() -> Tensor {
         switch dataType {

@@ -7,7 +7,6 @@
 /// the views that read them.
 final class ExecutionState: @unchecked Sendable {
     let arena: UnsafeMutableRawPointer
-    let arenaBytes: Int
     /// Per step: input views (graph inputs patched per run), output views, workspace.
     var inputs: [[TensorView?]]
     let outputs: [[TensorView]]
@@ -16,23 +15,19 @@ final class ExecutionState: @unchecked Sendable {
     let concatCopies: [[(input: Int, destination: TensorView)]]
     /// Where graph inputs are read: (step, input index, graph input, byte offset).
     private let feedReads: [(step: Int, input: Int, feed: Int, byteOffset: Int)]
+    /// Each arena buffer's offset, by index in ``MemoryPlan/buffers``.
+    private let bufferOffsets: [Int]
+    private let constants: ConstantBlock
 
     init(memory: MemoryPlan, constants: ConstantBlock) {
-        arenaBytes = memory.arenaBytes
-        arena = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(ArenaPlanner.alignment, memory.arenaBytes),
-                                                 alignment: ArenaPlanner.alignment)
-        let buffers = memory.buffers
-        let arena = self.arena
+        let arena = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(ArenaPlanner.alignment, memory.arenaBytes),
+                                                     alignment: ArenaPlanner.alignment)
+        let bufferOffsets = memory.buffers.map(\.offset)
+        self.arena = arena
+        self.bufferOffsets = bufferOffsets
+        self.constants = constants
         func view(_ placement: MemoryPlan.Placement) -> TensorView {
-            let base: UnsafeMutableRawPointer
-            switch placement.root {
-            case .arena(let buffer): base = arena + buffers[buffer].offset + placement.byteOffset
-            case .constant: base = constants.base + placement.byteOffset
-            // Patched before every run.
-            case .feed: base = constants.base
-            }
-            return TensorView(base: base, dataType: placement.type.dataType, shape: placement.type.shape,
-                              batchStride: placement.batchStride)
+            Self.view(placement, arena: arena, bufferOffsets: bufferOffsets, constants: constants, feeds: nil)
         }
         var feedReads: [(Int, Int, Int, Int)] = []
         inputs = memory.inputPlacements.enumerated().map { step, placements in
@@ -45,12 +40,32 @@ final class ExecutionState: @unchecked Sendable {
         self.feedReads = feedReads
         outputs = memory.outputPlacements.map { $0.map(view) }
         workspaces = memory.workspaces.map { workspace in
-            workspace.map { arena + buffers[$0.buffer].offset }
+            workspace.map { arena + bufferOffsets[$0.buffer] }
         }
         concatCopies = memory.actions.map { action in
             guard case .concat(let copies) = action else { return [] }
             return copies.map { ($0.input, view($0.destination)) }
         }
+    }
+
+    /// The view of a value placed at `placement` in this run; a graph input is
+    /// read from `feeds`.
+    func view(_ placement: MemoryPlan.Placement, feeds: UnsafeBufferPointer<UnsafeRawPointer>) -> TensorView {
+        Self.view(placement, arena: arena, bufferOffsets: bufferOffsets, constants: constants, feeds: feeds)
+    }
+
+    /// Without `feeds`, a graph input's view points at a placeholder that ``bind(feeds:)`` patches.
+    private static func view(_ placement: MemoryPlan.Placement, arena: UnsafeMutableRawPointer, bufferOffsets: [Int],
+                             constants: ConstantBlock, feeds: UnsafeBufferPointer<UnsafeRawPointer>?) -> TensorView {
+        let base: UnsafeMutableRawPointer
+        switch placement.root {
+        case .arena(let buffer): base = arena + bufferOffsets[buffer] + placement.byteOffset
+        case .constant: base = constants.base + placement.byteOffset
+        case .feed(let feed):
+            base = feeds.map { UnsafeMutableRawPointer(mutating: $0[feed] + placement.byteOffset) } ?? constants.base
+        }
+        return TensorView(base: base, dataType: placement.type.dataType, shape: placement.type.shape,
+                          batchStride: placement.batchStride)
     }
 
     deinit { arena.deallocate() }
@@ -67,10 +82,8 @@ final class ExecutionState: @unchecked Sendable {
 /// shared (read-only) by every run.
 final class ConstantBlock: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
-    let bytes: Int
 
     init(graph: Graph, offsets: [String: Int], bytes: Int) {
-        self.bytes = bytes
         base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(ArenaPlanner.alignment, bytes),
                                                 alignment: ArenaPlanner.alignment)
         for (name, offset) in offsets {

@@ -103,6 +103,9 @@ public struct MemoryPlan: Sendable {
         public var placement: String
     }
 
+    /// The type planned for an unnamed optional output (no readers, nothing to keep).
+    public static let unnamedOutputType = TensorType(.float32, [0])
+
     public let options: Options
     /// The arena's size: the planned peak.
     public let arenaBytes: Int

@@ -161,39 +161,30 @@ public enum MemoryPlanner {
                 guard outer == 1 || resolved == 1 else { continue }
                 let inner = shape[(resolved + 1)...].reduce(1, *)
                 let size = outputType.dataType.byteSize
-                let imageElements = rank == 0 ? 1 : shape.dropFirst().reduce(1, *)
-                var candidates: [(input: Int, elementOffset: Int)] = []
-                var running = 0
-                var offsets: [Int] = []
-                for input in node.inputs {
-                    offsets.append(running)
-                    guard !input.isEmpty, let type = types[input], type.shape.count == rank else { offsets.removeAll(); break }
-                    running += type.shape[resolved] * inner
-                }
-                guard offsets.count == node.inputs.count else { continue }
-                for (k, input) in node.inputs.enumerated() where canPlaceInSlice(input, strided: outer > 1) {
-                    candidates.append((k, offsets[k]))
-                }
-                guard !candidates.isEmpty else { continue }
+                let imageElements = shape.dropFirst().reduce(1, *)
+                let inputTypes = node.inputs.compactMap { types[$0] }
+                guard inputTypes.count == node.inputs.count, inputTypes.allSatisfy({ $0.shape.count == rank }) else { continue }
+                let placeable = node.inputs.indices.filter { canPlaceInSlice(node.inputs[$0], strided: outer > 1) }
+                guard !placeable.isEmpty else { continue }
                 let outputName = node.outputs[0]
                 let buffer = newBuffer(bytes: outputType.shape.elementCount * size)
                 bufferHasSlices[buffer] = true
                 placements[outputName] = MemoryPlan.Placement(root: .arena(buffer), byteOffset: 0, type: outputType)
                 placementKind[outputName] = "own"
-                let placed = Set(candidates.map(\.input))
-                for (k, elementOffset) in candidates {
-                    let input = node.inputs[k]
-                    guard let type = types[input] else { continue }
-                    placements[input] = MemoryPlan.Placement(
-                        root: .arena(buffer), byteOffset: elementOffset * size, type: type,
-                        batchStride: outer > 1 ? imageElements : nil)
-                    placementKind[input] = "slice of \(outputName)"
+                // Input k's slice starts after the inputs before it along the axis.
+                var slices: [MemoryPlan.Placement] = []
+                var start = 0
+                for type in inputTypes {
+                    slices.append(MemoryPlan.Placement(root: .arena(buffer), byteOffset: start * size, type: type,
+                                                       batchStride: outer > 1 ? imageElements : nil))
+                    start += type.shape[resolved] * inner
                 }
-                let copies = node.inputs.indices.filter { !placed.contains($0) }.compactMap { k -> MemoryPlan.ConcatCopy? in
-                    guard let type = types[node.inputs[k]] else { return nil }
-                    return MemoryPlan.ConcatCopy(input: k, destination: MemoryPlan.Placement(
-                        root: .arena(buffer), byteOffset: offsets[k] * size, type: type,
-                        batchStride: outer > 1 ? imageElements : nil))
+                for k in placeable {
+                    placements[node.inputs[k]] = slices[k]
+                    placementKind[node.inputs[k]] = "slice of \(outputName)"
+                }
+                let copies = node.inputs.indices.filter { !placeable.contains($0) }.map {
+                    MemoryPlan.ConcatCopy(input: $0, destination: slices[$0])
                 }
                 actions[index] = .concat(copies: copies)
             }
@@ -331,20 +322,12 @@ public enum MemoryPlanner {
             }
 
             // Placements now point at request indices instead of planner buffers.
-            var resolved: [String: MemoryPlan.Placement] = [:]
-            for (name, placement) in placements {
-                var p = placement
-                if case .arena(let buffer) = placement.root {
-                    guard let request = requestOfBuffer[root(buffer)] else { continue }
-                    p.root = .arena(request)
-                }
-                resolved[name] = p
-            }
             func remap(_ placement: MemoryPlan.Placement) -> MemoryPlan.Placement {
                 var p = placement
                 if case .arena(let buffer) = p.root, let request = requestOfBuffer[root(buffer)] { p.root = .arena(request) }
                 return p
             }
+            let resolved = placements.mapValues(remap)
             var resolvedActions = actions
             for (index, action) in actions.enumerated() {
                 if case .concat(let copies) = action {
@@ -365,12 +348,9 @@ public enum MemoryPlanner {
                 })
                 outputPlacements.append(try info.node.outputs.enumerated().map { o, name in
                     if name.isEmpty {
-                        guard let request = unnamed[index]?[o] else {
-                            // A view or elided Concat has no unnamed outputs; keep a harmless placeholder.
-                            return MemoryPlan.Placement(root: .constant, byteOffset: 0, type: TensorType(.float32, [0]))
-                        }
-                        let type = TensorType(.float32, [0])
-                        return MemoryPlan.Placement(root: .arena(request), byteOffset: 0, type: type)
+                        // A view or elided Concat runs nothing: its placeholder is never written.
+                        let root = unnamed[index]?[o].map { MemoryPlan.Root.arena($0) } ?? .constant
+                        return MemoryPlan.Placement(root: root, byteOffset: 0, type: MemoryPlan.unnamedOutputType)
                     }
                     guard let p = resolved[name] else {
                         throw FoveaError(.invalidModel, "output '\(name)' has no placement")

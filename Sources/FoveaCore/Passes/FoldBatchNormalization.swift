@@ -35,9 +35,7 @@ public struct FoldBatchNormalization: GraphPass {
             removed.insert(index)
             dropUnread(replaced, from: &graph, ignoring: removed)
         }
-        guard !removed.isEmpty else { return false }
-        graph.nodes = graph.nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-        return true
+        return graph.removeNodes(at: removed)
     }
 
     /// The folded weights and bias, or `nil` if a parameter is not a float constant of the right size.

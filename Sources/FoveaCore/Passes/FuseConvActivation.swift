@@ -25,8 +25,6 @@ public struct FuseConvActivation: GraphPass {
             graph.nodes[convIndex].outputs = node.outputs
             removed.insert(index)
         }
-        guard !removed.isEmpty else { return false }
-        graph.nodes = graph.nodes.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
-        return true
+        return graph.removeNodes(at: removed)
     }
 }

@@ -100,6 +100,13 @@ extension Graph {
         return producer
     }
 
+    /// Removes the nodes at `indices`; returns whether there were any (a pass's "changed").
+    mutating func removeNodes(at indices: Set<Int>) -> Bool {
+        guard !indices.isEmpty else { return false }
+        nodes = nodes.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+        return true
+    }
+
     /// How many times each value is read, counting every node input and every graph output.
     func readCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
