@@ -49,7 +49,11 @@ typedef enum fovea_status {
     /** fovea_kernels_set_isa got a name that is not scalar, avx2, avx512 or auto. */
     FOVEA_STATUS_UNKNOWN_ISA = 5,
     /** fovea_kernels_set_isa asked for an ISA this CPU (or this build) does not have. */
-    FOVEA_STATUS_UNSUPPORTED_ISA = 6
+    FOVEA_STATUS_UNSUPPORTED_ISA = 6,
+    /** The workspace or packed buffer given is smaller than the size query said. */
+    FOVEA_STATUS_BUFFER_TOO_SMALL = 7,
+    /** Packed weights were made for another shape or ISA than the call describes. */
+    FOVEA_STATUS_PACKING_MISMATCH = 8
 } fovea_status;
 
 /** A one-line English description of `status` (a static string; never NULL). */
@@ -99,6 +103,32 @@ int fovea_kernels_num_threads(void);
 
 /** 1 if the library was compiled with OpenMP, else 0. */
 int fovea_kernels_has_openmp(void);
+
+/* ------------------------------------------------------------------------ */
+/* Fused activations                                                        */
+/* ------------------------------------------------------------------------ */
+
+/** An activation applied to each output while it is still in registers. */
+typedef enum fovea_activation_kind {
+    FOVEA_ACTIVATION_NONE = 0,
+    /** max(x, 0) */
+    FOVEA_ACTIVATION_RELU = 1,
+    /** min(max(x, min), max): ReLU6 is min 0, max 6. */
+    FOVEA_ACTIVATION_CLIP = 2,
+    /** x < 0 ? alpha * x : x */
+    FOVEA_ACTIVATION_LEAKY_RELU = 3
+} fovea_activation_kind;
+
+/**
+ * A fused activation. `min`/`max` are read for CLIP only, `alpha` for
+ * LEAKY_RELU only. NaN inputs stay NaN for every kind.
+ */
+typedef struct fovea_activation {
+    fovea_activation_kind kind;
+    float min;
+    float max;
+    float alpha;
+} fovea_activation;
 
 /* ------------------------------------------------------------------------ */
 /* 2-D pooling                                                              */
@@ -179,5 +209,12 @@ fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spat
 #ifdef __cplusplus
 }
 #endif
+
+/* The other kernel families, one header each. */
+#include "fovea_gemm.h"
+#include "fovea_conv.h"
+#include "fovea_winograd.h"
+#include "fovea_depthwise.h"
+#include "fovea_elementwise.h"
 
 #endif /* FOVEA_KERNELS_H */

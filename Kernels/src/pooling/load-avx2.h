@@ -11,7 +11,6 @@
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
 
-#define FOVEA_TARGET_AVX2 __attribute__((target("avx2,fma")))
 
 /* Lane indices i*stride, for gathers with a stride of 3 or more. */
 static inline FOVEA_TARGET_AVX2 __m256i fovea_stride_index_avx2(int64_t stride) {

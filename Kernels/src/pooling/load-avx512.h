@@ -11,7 +11,6 @@
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
 
-#define FOVEA_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 
 /* The mask of the lowest `count` lanes (0 <= count <= 16). */
 static inline FOVEA_TARGET_AVX512 __mmask16 fovea_low_lanes_avx512(int64_t count) {

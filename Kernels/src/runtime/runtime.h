@@ -14,6 +14,14 @@
 #define FOVEA_HAVE_X86_VARIANTS 0
 #endif
 
+/*
+ * Per-function target attributes for the wider variants: no -m flags anywhere,
+ * so every build targets baseline x86-64 and still carries the AVX2 and
+ * AVX-512 code, which runs only after dispatch chose it.
+ */
+#define FOVEA_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define FOVEA_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+
 /* The ISA levels, lowest first; every kernel has one variant per level. */
 typedef enum fovea_isa {
     FOVEA_ISA_SCALAR = 0,
@@ -31,5 +39,14 @@ fovea_isa fovea_active_isa(void);
  * the configured count. Always 1 without OpenMP.
  */
 int fovea_thread_count_for_work(double work);
+
+/*
+ * The threads a kernel call runs on: the caller's `requested` count (0 or 1:
+ * the calling thread only), reduced to 1 for small jobs of about `work`
+ * elementary operations and without OpenMP. Kernels that take a thread count
+ * per call use this rather than the process-wide setting, so two concurrent
+ * runs with different counts each get theirs.
+ */
+int fovea_threads_for(size_t requested, double work);
 
 #endif

@@ -10,6 +10,8 @@ const char *fovea_status_description(fovea_status status) {
     case FOVEA_STATUS_EMPTY_WINDOW: return "a pooling window covers only padding; the output size or pads are wrong";
     case FOVEA_STATUS_UNKNOWN_ISA: return "unknown ISA name; expected scalar, avx2, avx512 or auto";
     case FOVEA_STATUS_UNSUPPORTED_ISA: return "this CPU or build does not support the requested ISA";
+    case FOVEA_STATUS_BUFFER_TOO_SMALL: return "a workspace or packed buffer is smaller than its size query said";
+    case FOVEA_STATUS_PACKING_MISMATCH: return "packed weights were made for another shape, algorithm or ISA";
     }
     return "unknown fovea_status value";
 }

@@ -37,3 +37,14 @@ int fovea_kernels_has_openmp(void) {
 int fovea_thread_count_for_work(double work) {
     return work < min_parallel_work ? 1 : fovea_kernels_num_threads();
 }
+
+int fovea_threads_for(size_t requested, double work) {
+#ifdef _OPENMP
+    if (requested <= 1 || work < min_parallel_work) return 1;
+    return requested > 1024 ? 1024 : (int)requested;
+#else
+    (void)requested;
+    (void)work;
+    return 1;
+#endif
+}

@@ -1,0 +1,92 @@
+/*
+ * fovea_conv.h — 2-D convolution as packed GEMM (part of fovea_kernels.h).
+ *
+ * Y[n, m, oh, ow] = bias[m] + Σ_{c, kh, kw} W[m, c, kh, kw] ·
+ *                   X[n, g·C/G + c, oh·stride_h − pad_top + kh·dilation_h, ow·stride_w − pad_left + kw·dilation_w]
+ * for output channel m of group g (taps outside X are zero), then the fused activation.
+ *
+ * Weights are packed once (fovea_conv2d_pack, into a buffer the caller owns
+ * and sizes with fovea_conv2d_packed_size) for the ISA active at packing time;
+ * a run uses that ISA's microkernel whatever the ISA is later. Each run needs a
+ * workspace of fovea_conv2d_workspace_size bytes for the thread count it uses.
+ */
+#ifndef FOVEA_CONV_H
+#define FOVEA_CONV_H
+
+#include "fovea_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The shape of a 2-D NCHW float32 convolution. */
+typedef struct fovea_conv2d_params {
+    size_t batch;
+    size_t channels;        /* input channels, all groups */
+    size_t input_height;
+    size_t input_width;
+    size_t output_channels; /* all groups */
+    size_t groups;          /* channels and output_channels are multiples of it */
+    size_t output_height;
+    size_t output_width;
+    size_t kernel_height;
+    size_t kernel_width;
+    size_t stride_height;
+    size_t stride_width;
+    size_t dilation_height;
+    size_t dilation_width;
+    size_t pad_top;
+    size_t pad_left;
+} fovea_conv2d_params;
+
+/**
+ * Checks a convolution's shape: non-zero extents, strides and dilations,
+ * groups dividing both channel counts, sizes within FOVEA_KERNELS_MAX_EXTENT
+ * and byte counts within the address space. Every conv entry point (GEMM,
+ * Winograd, depthwise) runs it first.
+ */
+fovea_status fovea_conv2d_check(const fovea_conv2d_params *params);
+
+/**
+ * Bytes of packed weights for the GEMM convolution (1×1 on the input planes,
+ * or im2col packed straight into the GEMM's panels), for the active ISA.
+ * 0 if the parameters are invalid.
+ */
+size_t fovea_conv2d_packed_size(const fovea_conv2d_params *params);
+
+/**
+ * Packs `weights` (output_channels × channels/groups × kernel_height ×
+ * kernel_width) and `bias` (output_channels values, or NULL for none) into
+ * `packed` (`packed_bytes` from fovea_conv2d_packed_size), for the active ISA.
+ */
+fovea_status fovea_conv2d_pack(const fovea_conv2d_params *params, const float *weights, const float *bias,
+                               void *packed, size_t packed_bytes);
+
+/**
+ * Workspace bytes a run on up to `threads` threads needs (packed input
+ * blocks, one per thread). 0 if `packed` is not valid packed weights.
+ */
+size_t fovea_conv2d_workspace_size(const void *packed, size_t threads);
+
+/**
+ * Runs the convolution: x is batch × channels × input_height × input_width
+ * (dense); image n of y starts at y + n·y_batch_stride and holds
+ * output_channels dense planes (y_batch_stride ≥ output_channels ·
+ * output_height · output_width; larger writes a channel slice of a wider
+ * tensor, such as a Concat's). `bias` overrides the packed bias when not NULL
+ * (a bias that is an input at run time). `activation` may be NULL (none).
+ * Runs on up to `threads` threads (OpenMP); 0 or 1 is the calling thread.
+ */
+fovea_status fovea_conv2d_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
+                              float *y, size_t y_batch_stride, const float *bias,
+                              const fovea_activation *activation, void *workspace, size_t workspace_bytes,
+                              size_t threads);
+
+/** The microkernel a packed buffer runs, such as "f32_gemm_8x32_avx512" (NULL if not valid). */
+const char *fovea_conv2d_kernel_name(const void *packed);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOVEA_CONV_H */

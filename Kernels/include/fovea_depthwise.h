@@ -1,0 +1,5 @@
+/* fovea_depthwise.h: being written. */
+#ifndef FOVEA_DEPTHWISE_H
+#define FOVEA_DEPTHWISE_H
+#include "fovea_kernels.h"
+#endif

@@ -1,0 +1,58 @@
+/*
+ * f32_gemm_6x16_avx2: a 6×16 tile in twelve ymm accumulators (of 16), the
+ * classic AVX2 shape: per k two 8-float loads of B, six broadcasts of A,
+ * twelve FMAs.
+ */
+#include "gemm.h"
+
+#if FOVEA_HAVE_X86_VARIANTS
+#include <immintrin.h>
+
+/* Lane mask for the first `count` (0..8) of 8 floats. */
+static inline FOVEA_TARGET_AVX2 __m256i lanes(size_t count) {
+    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(count > 8 ? 8 : count)), index);
+}
+
+static inline FOVEA_TARGET_AVX2 __m256 finish(__m256 v, const float *old, __m256i mask, int accumulate,
+                                              const float *bias, const fovea_epilogue *e) {
+    if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(old, mask));
+    if (bias != NULL) v = _mm256_add_ps(v, _mm256_set1_ps(*bias));
+    if (e != NULL) {
+        if (e->leaky) {
+            const __m256 negative = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ);
+            v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_set1_ps(e->alpha)), negative);
+        }
+        v = _mm256_min_ps(_mm256_set1_ps(e->hi), _mm256_max_ps(_mm256_set1_ps(e->lo), v));
+    }
+    return v;
+}
+
+FOVEA_TARGET_AVX2 void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const float *a, const float *b,
+                                                float *c, size_t ldc, const float *bias, int accumulate,
+                                                const fovea_epilogue *epilogue) {
+    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
+    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps(), c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
+    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps(), c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
+    for (size_t k = 0; k < kc; k++) {
+        const __m256 b0 = _mm256_loadu_ps(b), b1 = _mm256_loadu_ps(b + 8);
+        __m256 av;
+#define FOVEA_ROW(r)                              \
+    av = _mm256_broadcast_ss(a + r);              \
+    c##r##0 = _mm256_fmadd_ps(av, b0, c##r##0);   \
+    c##r##1 = _mm256_fmadd_ps(av, b1, c##r##1);
+        FOVEA_ROW(0) FOVEA_ROW(1) FOVEA_ROW(2) FOVEA_ROW(3) FOVEA_ROW(4) FOVEA_ROW(5)
+#undef FOVEA_ROW
+        a += 6;
+        b += 16;
+    }
+    const __m256i m0 = lanes(nr), m1 = lanes(nr > 8 ? nr - 8 : 0);
+    const __m256 rows[6][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
+    for (size_t r = 0; r < mr; r++) {
+        float *row = c + r * ldc;
+        const float *rb = bias ? bias + r : NULL;
+        _mm256_maskstore_ps(row, m0, finish(rows[r][0], row, m0, accumulate, rb, epilogue));
+        _mm256_maskstore_ps(row + 8, m1, finish(rows[r][1], row + 8, m1, accumulate, rb, epilogue));
+    }
+}
+#endif

@@ -1,0 +1,69 @@
+/*
+ * f32_gemm_8x32_avx512: an 8×32 tile in sixteen zmm accumulators. Per k: two
+ * 16-float loads of B, eight broadcasts of A (folded into the FMAs), sixteen
+ * FMAs. 8×32 measured best among 8×32, 12×32, 14×32 and 6×64 on Zen 4 (see
+ * Kernels/README.md); it is also the tile the Swift SIMD backend settled on.
+ */
+#include "gemm.h"
+
+#if FOVEA_HAVE_X86_VARIANTS
+#include <immintrin.h>
+
+static inline FOVEA_TARGET_AVX512 __mmask16 lanes(size_t count) {
+    return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1u);
+}
+
+/* Stores one row of the tile: old C values, bias, epilogue, masked to the valid columns. */
+static inline FOVEA_TARGET_AVX512 void store_row(float *row, __m512 v0, __m512 v1, __mmask16 m0, __mmask16 m1,
+                                                 int accumulate, const float *bias, const fovea_epilogue *e) {
+    if (accumulate) {
+        v0 = _mm512_add_ps(v0, _mm512_maskz_loadu_ps(m0, row));
+        v1 = _mm512_add_ps(v1, _mm512_maskz_loadu_ps(m1, row + 16));
+    }
+    if (bias != NULL) {
+        const __m512 b = _mm512_set1_ps(*bias);
+        v0 = _mm512_add_ps(v0, b);
+        v1 = _mm512_add_ps(v1, b);
+    }
+    if (e != NULL) {
+        if (e->leaky) {
+            const __m512 alpha = _mm512_set1_ps(e->alpha), zero = _mm512_setzero_ps();
+            v0 = _mm512_mask_mul_ps(v0, _mm512_cmp_ps_mask(v0, zero, _CMP_LT_OQ), v0, alpha);
+            v1 = _mm512_mask_mul_ps(v1, _mm512_cmp_ps_mask(v1, zero, _CMP_LT_OQ), v1, alpha);
+        }
+        /* max(lo, v) / min(hi, v) return v when v is NaN. */
+        const __m512 lo = _mm512_set1_ps(e->lo), hi = _mm512_set1_ps(e->hi);
+        v0 = _mm512_min_ps(hi, _mm512_max_ps(lo, v0));
+        v1 = _mm512_min_ps(hi, _mm512_max_ps(lo, v1));
+    }
+    _mm512_mask_storeu_ps(row, m0, v0);
+    _mm512_mask_storeu_ps(row + 16, m1, v1);
+}
+
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b,
+                                                    float *c, size_t ldc, const float *bias, int accumulate,
+                                                    const fovea_epilogue *epilogue) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
+    __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
+    __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
+    __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(), c71 = _mm512_setzero_ps();
+    for (size_t k = 0; k < kc; k++) {
+        const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+        __m512 av;
+#define FOVEA_ROW(r)                              \
+    av = _mm512_set1_ps(a[r]);                    \
+    c##r##0 = _mm512_fmadd_ps(av, b0, c##r##0);   \
+    c##r##1 = _mm512_fmadd_ps(av, b1, c##r##1);
+        FOVEA_ROW(0) FOVEA_ROW(1) FOVEA_ROW(2) FOVEA_ROW(3) FOVEA_ROW(4) FOVEA_ROW(5) FOVEA_ROW(6) FOVEA_ROW(7)
+#undef FOVEA_ROW
+        a += 8;
+        b += 32;
+    }
+    const __mmask16 m0 = lanes(nr), m1 = nr > 16 ? lanes(nr - 16) : 0;
+    const __m512 rows[8][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
+                               {c40, c41}, {c50, c51}, {c60, c61}, {c70, c71}};
+    for (size_t r = 0; r < mr; r++) {
+        store_row(c + r * ldc, rows[r][0], rows[r][1], m0, m1, accumulate, bias ? bias + r : NULL, epilogue);
+    }
+}
+#endif

@@ -1,0 +1,96 @@
+/*
+ * Internal: the register-blocked SGEMM microkernels and their panel layouts,
+ * shared by every GEMM-shaped kernel (1×1 and im2col convolution, Winograd's
+ * batched tile products, fully connected layers).
+ *
+ *  - A (weights) is packed once into row panels of MR rows: panel i holds, for
+ *    each k, the MR values A[i·MR + r, k] (zeros past the last row). A k-range
+ *    of a panel is contiguous: panel + k0·MR.
+ *  - B (activations) is packed per block into column panels of NR columns:
+ *    for each k of the block, the NR values B[k, j·NR + c] (zeros past N).
+ *  - A microkernel computes one MR×NR tile over a k-range and stores its
+ *    mr×nr valid part into C (row stride ldc), adding C's old values when
+ *    `accumulate` is set, then bias (per row, when not NULL), then the
+ *    epilogue (when not NULL): pass bias on the first k-block and the
+ *    epilogue on the last.
+ */
+#ifndef FOVEA_KERNELS_GEMM_H
+#define FOVEA_KERNELS_GEMM_H
+
+#include "fovea_kernels.h"
+#include "../runtime/runtime.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* The fused activation as the microkernels apply it: leaky slope, then clamp. */
+typedef struct fovea_epilogue {
+    float lo;    /* -INFINITY for none */
+    float hi;    /* +INFINITY for none */
+    float alpha; /* negative slope, when leaky */
+    int leaky;
+} fovea_epilogue;
+
+/* The epilogue of a public activation (NULL or NONE: clamps at ±infinity, no slope). */
+static inline fovea_epilogue fovea_epilogue_of(const fovea_activation *activation) {
+    fovea_epilogue e = {-INFINITY, INFINITY, 0.0f, 0};
+    if (activation == NULL) return e;
+    switch (activation->kind) {
+    case FOVEA_ACTIVATION_RELU: e.lo = 0.0f; break;
+    case FOVEA_ACTIVATION_CLIP: e.lo = activation->min; e.hi = activation->max; break;
+    case FOVEA_ACTIVATION_LEAKY_RELU: e.alpha = activation->alpha; e.leaky = 1; break;
+    case FOVEA_ACTIVATION_NONE: break;
+    }
+    return e;
+}
+
+/* One value through the epilogue (scalar code and tails); NaN stays NaN. */
+static inline float fovea_epilogue_apply(const fovea_epilogue *e, float v) {
+    if (e->leaky && v < 0.0f) v *= e->alpha;
+    if (v < e->lo) v = e->lo;
+    if (v > e->hi) v = e->hi;
+    return v;
+}
+
+typedef void (*fovea_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
+                                      size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
+
+/* One ISA's microkernel and its tile. */
+typedef struct fovea_gemm_config {
+    size_t mr;
+    size_t nr;
+    fovea_gemm_ukernel_fn ukernel;
+    const char *name; /* "f32_gemm_8x32_avx512" */
+} fovea_gemm_config;
+
+/* The microkernel used for an ISA (never NULL; ISAs without one fall back). */
+const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa);
+
+void fovea_f32_gemm_4x8__scalar(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
+                                const float *bias, int accumulate, const fovea_epilogue *epilogue);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
+                               const float *bias, int accumulate, const fovea_epilogue *epilogue);
+void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
+                                 size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
+#endif
+
+/* Floats of m×k packed into panels of mr rows. */
+static inline size_t fovea_gemm_packed_a_floats(size_t mr, size_t m, size_t k) {
+    return (m + mr - 1) / mr * mr * k;
+}
+
+/*
+ * Packs A (m×k, element (i, p) at a[i·row_stride + p·column_stride]) into
+ * row panels of mr rows.
+ */
+void fovea_gemm_pack_a(size_t mr, size_t m, size_t k, const float *a, size_t row_stride, size_t column_stride,
+                       float *packed);
+
+/*
+ * Packs the block B[k0 ..< k0+kc, n0 ..< n0+nc] of a row-major B (row stride
+ * ldb; b points at element (k0, n0)) into ceil(nc/nr) column panels of kc×nr.
+ */
+void fovea_gemm_pack_b(size_t nr, size_t kc, size_t nc, const float *b, size_t ldb, float *packed);
+
+#endif
