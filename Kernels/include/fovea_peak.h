@@ -1,0 +1,44 @@
+/*
+ * fovea_peak.h — a probe of the CPU's floating-point peak (part of CFoveaKernels).
+ *
+ * Benchmarks report "% of peak" against what this machine measurably does, not
+ * against a spec sheet: the same AVX-512 instruction stream runs at about 117
+ * GFLOP/s per core on Zen 4 (two 256-bit halves) and about 235 on Zen 5 (full
+ * width). The probe runs long chains of independent fused multiply-adds on the
+ * calling thread and times them.
+ */
+#ifndef FOVEA_PEAK_H
+#define FOVEA_PEAK_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * Measures single-thread float32 multiply-add throughput of one ISA variant,
+ * in GFLOP/s (a multiply-add counts as 2 floating-point operations per lane).
+ *
+ * `isa` is an ISA name as in fovea_kernels_set_isa: "avx512" (16-lane FMA on
+ * zmm registers), "avx2" (8-lane FMA on ymm registers) or "scalar" (one lane,
+ * portable C: a multiply and an add, which is what the scalar kernels can do on
+ * baseline x86-64). Each variant keeps enough independent accumulator chains
+ * (16 zmm, 12 ymm, 16 scalar) to hide the instruction latency, so the result
+ * is the throughput limit of the execution units.
+ *
+ * `seconds` is how long to measure (0.05 when not positive or not a number;
+ * at most 10). The probe times many short blocks and returns the fastest, so a
+ * block interrupted by another process does not lower the result. It runs on
+ * the calling thread only; a machine's peak with N threads is at most N times
+ * this (one thread per core).
+ *
+ * Returns 0 when `isa` is NULL, unknown, or not supported by this CPU and build
+ * (see fovea_kernels_isa_supported). It ignores fovea_kernels_set_isa and
+ * FOVEA_ISA: the caller names the ISA to measure.
+ */
+double fovea_fma_peak_gflops(const char *isa, double seconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOVEA_PEAK_H */

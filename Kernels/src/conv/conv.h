@@ -1,0 +1,46 @@
+/*
+ * Internal: the GEMM convolution's packed-weight header and its input packing
+ * (1×1 planes or im2col, straight into the microkernel's column panels).
+ */
+#ifndef FOVEA_KERNELS_CONV_H
+#define FOVEA_KERNELS_CONV_H
+
+#include "../gemm/gemm.h"
+
+#include <stdint.h>
+
+#define FOVEA_CONV_MAGIC 0x47564346u /* "FCVG" */
+
+/*
+ * The start of a packed buffer: what it was packed for. The A panels of each
+ * group follow at the first 64-byte boundary, `group_floats` apart, then the
+ * bias (output_channels floats, zeros when the model has none).
+ */
+typedef struct fovea_conv_header {
+    uint32_t magic;
+    uint32_t isa;
+    uint32_t has_bias;
+    uint32_t reserved;
+    fovea_conv2d_params params;
+    size_t group_outputs;   /* M per group */
+    size_t reduction;       /* K = channels/groups × kernel_height × kernel_width */
+    size_t group_floats;    /* packed A floats per group */
+} fovea_conv_header;
+
+enum { FOVEA_CONV_HEADER_BYTES = (sizeof(fovea_conv_header) + 63) / 64 * 64 };
+
+/* Whether B is the input planes themselves (1×1, stride 1, no padding). */
+static inline int fovea_conv_is_pointwise(const fovea_conv2d_params *p) {
+    return p->kernel_height == 1 && p->kernel_width == 1 && p->stride_height == 1 && p->stride_width == 1 &&
+           p->pad_top == 0 && p->pad_left == 0 && p->output_height == p->input_height &&
+           p->output_width == p->input_width;
+}
+
+/*
+ * Packs columns [n0, n0 + nc) of one group's im2col matrix (K rows, one per
+ * (channel, kh, kw); one column per output pixel) into column panels of nr,
+ * K×nr floats each. `x` points at the group's first input channel.
+ */
+void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, float *packed);
+
+#endif

@@ -1,0 +1,191 @@
+/*
+ * The GEMM convolution (1×1 on the input planes, im2col otherwise) against a
+ * naive one in double, for every ISA: random shapes with ragged channel
+ * counts, odd sizes, pads, strides, dilations, groups, batches, strided
+ * outputs whose gaps must stay untouched, biases and activations; and bad
+ * arguments.
+ */
+#include "test_support.h"
+
+static const double tolerance = 2e-6; /* relative to Σ|w·x| per output: float sums reordered */
+
+static size_t output_extent(size_t in, size_t kernel, size_t stride, size_t dilation, size_t pad_begin,
+                            size_t pad_end) {
+    const long span = (long)(dilation * (kernel - 1) + 1);
+    const long room = (long)(in + pad_begin + pad_end) - span;
+    return room < 0 ? 0 : (size_t)(room / (long)stride + 1);
+}
+
+static fovea_conv2d_params random_params(test_rng *rng) {
+    fovea_conv2d_params p;
+    memset(&p, 0, sizeof p);
+    for (;;) {
+        p.groups = rng_int(rng, 0, 4) == 0 ? (size_t)rng_int(rng, 2, 3) : 1;
+        p.channels = p.groups * (size_t)rng_int(rng, 1, 20);
+        p.output_channels = p.groups * (size_t)rng_int(rng, 1, 40);
+        p.batch = (size_t)rng_int(rng, 1, 3);
+        p.input_height = (size_t)rng_int(rng, 1, 23);
+        p.input_width = (size_t)rng_int(rng, 1, 41);
+        const int pointwise = rng_int(rng, 0, 2) == 0;
+        p.kernel_height = pointwise ? 1 : (size_t)rng_int(rng, 1, 5);
+        p.kernel_width = pointwise ? 1 : (size_t)rng_int(rng, 1, 5);
+        p.stride_height = pointwise ? 1 : (size_t)rng_int(rng, 1, 3);
+        p.stride_width = pointwise ? 1 : (size_t)rng_int(rng, 1, 3);
+        p.dilation_height = pointwise ? 1 : (size_t)rng_int(rng, 1, 2);
+        p.dilation_width = pointwise ? 1 : (size_t)rng_int(rng, 1, 2);
+        p.pad_top = pointwise ? 0 : (size_t)rng_int(rng, 0, 2);
+        p.pad_left = pointwise ? 0 : (size_t)rng_int(rng, 0, 2);
+        const size_t pad_bottom = pointwise ? 0 : (size_t)rng_int(rng, 0, 2);
+        const size_t pad_right = pointwise ? 0 : (size_t)rng_int(rng, 0, 2);
+        p.output_height = output_extent(p.input_height, p.kernel_height, p.stride_height, p.dilation_height,
+                                        p.pad_top, pad_bottom);
+        p.output_width = output_extent(p.input_width, p.kernel_width, p.stride_width, p.dilation_width,
+                                       p.pad_left, pad_right);
+        if (p.output_height > 0 && p.output_width > 0) return p;
+    }
+}
+
+/* y[n, m, oh, ow] in double, and Σ|w·x| for the error scale. */
+static void naive_conv(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x, double *y,
+                       double *scale) {
+    const size_t gc = p->channels / p->groups, gm = p->output_channels / p->groups;
+    for (size_t n = 0; n < p->batch; n++)
+        for (size_t m = 0; m < p->output_channels; m++)
+            for (size_t oh = 0; oh < p->output_height; oh++)
+                for (size_t ow = 0; ow < p->output_width; ow++) {
+                    double sum = bias ? bias[m] : 0, magnitude = bias ? fabs(bias[m]) : 0;
+                    const size_t g = m / gm;
+                    for (size_t c = 0; c < gc; c++)
+                        for (size_t kh = 0; kh < p->kernel_height; kh++)
+                            for (size_t kw = 0; kw < p->kernel_width; kw++) {
+                                const long ih = (long)(oh * p->stride_height + kh * p->dilation_height) - (long)p->pad_top;
+                                const long iw = (long)(ow * p->stride_width + kw * p->dilation_width) - (long)p->pad_left;
+                                if (ih < 0 || iw < 0 || ih >= (long)p->input_height || iw >= (long)p->input_width) continue;
+                                const double term = (double)w[((m * gc + c) * p->kernel_height + kh) * p->kernel_width + kw] *
+                                                    x[((n * p->channels + g * gc + c) * p->input_height + (size_t)ih) * p->input_width + (size_t)iw];
+                                sum += term;
+                                magnitude += fabs(term);
+                            }
+                    const size_t i = ((n * p->output_channels + m) * p->output_height + oh) * p->output_width + ow;
+                    y[i] = sum;
+                    scale[i] = magnitude;
+                }
+}
+
+static double activate(const fovea_activation *a, double v) {
+    switch (a->kind) {
+    case FOVEA_ACTIVATION_RELU: return v < 0 ? 0 : v;
+    case FOVEA_ACTIVATION_CLIP: return v < a->min ? a->min : v > a->max ? a->max : v;
+    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0 ? v * a->alpha : v;
+    case FOVEA_ACTIVATION_NONE: break;
+    }
+    return v;
+}
+
+static void check_random_shapes(const char *isa, test_rng *rng) {
+    const fovea_activation activations[] = {{FOVEA_ACTIVATION_NONE, 0, 0, 0}, {FOVEA_ACTIVATION_RELU, 0, 0, 0},
+                                            {FOVEA_ACTIVATION_CLIP, -0.5f, 0.5f, 0},
+                                            {FOVEA_ACTIVATION_LEAKY_RELU, 0, 0, 0.25f}};
+    for (int trial = 0; trial < 250; trial++) {
+        const fovea_conv2d_params p = random_params(rng);
+        const size_t gc = p.channels / p.groups;
+        const size_t x_count = p.batch * p.channels * p.input_height * p.input_width;
+        const size_t w_count = p.output_channels * gc * p.kernel_height * p.kernel_width;
+        const size_t image = p.output_channels * p.output_height * p.output_width;
+        const size_t y_stride = image + (size_t)rng_int(rng, 0, 2) * (size_t)rng_int(rng, 0, 50);
+        const size_t threads = (size_t)rng_int(rng, 1, 3);
+        const int bias_mode = rng_int(rng, 0, 2); /* 0 none, 1 packed, 2 at run time */
+        const fovea_activation *activation = &activations[rng_int(rng, 0, 3)];
+
+        fenced_buffer x = fenced_alloc(x_count, trial % 2);
+        float *w = malloc(w_count * sizeof(float)), *bias = malloc(p.output_channels * sizeof(float));
+        for (size_t i = 0; i < x_count; i++) x.data[i] = rng_float(rng);
+        for (size_t i = 0; i < w_count; i++) w[i] = rng_float(rng);
+        for (size_t i = 0; i < p.output_channels; i++) bias[i] = rng_float(rng);
+
+        const size_t packed_bytes = fovea_conv2d_packed_size(&p);
+        void *packed = malloc(packed_bytes);
+        CHECK_STATUS(fovea_conv2d_pack(&p, w, bias_mode == 1 ? bias : NULL, packed, packed_bytes), FOVEA_STATUS_OK);
+        const size_t workspace_bytes = fovea_conv2d_workspace_size(packed, threads);
+        void *workspace = malloc(workspace_bytes);
+        guarded_buffer y = guarded_alloc((p.batch - 1) * y_stride + image, 0);
+        CHECK_STATUS(fovea_conv2d_f32(&p, packed, x.data, y.data, y_stride, bias_mode == 2 ? bias : NULL, activation,
+                                      workspace, workspace_bytes, threads), FOVEA_STATUS_OK);
+
+        double *expected = malloc(p.batch * image * sizeof(double)), *scale = malloc(p.batch * image * sizeof(double));
+        naive_conv(&p, w, bias_mode ? bias : NULL, x.data, expected, scale);
+        double worst = 0;
+        int gap_written = 0;
+        for (size_t n = 0; n < p.batch; n++) {
+            for (size_t i = 0; i < image; i++) {
+                const double want = activate(activation, expected[n * image + i]);
+                const double error = fabs(y.data[n * y_stride + i] - want) / (scale[n * image + i] + 1e-3);
+                if (!(error <= worst)) worst = error;
+            }
+            if (n + 1 < p.batch)
+                for (size_t i = image; i < y_stride; i++) gap_written |= float_bits(y.data[n * y_stride + i]) != guard_bits;
+        }
+        CHECK(worst <= tolerance, "%s %s trial %d (C %zu M %zu G %zu %zux%zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu): error %g",
+              isa, fovea_conv2d_kernel_name(packed), trial, p.channels, p.output_channels, p.groups, p.input_height,
+              p.input_width, p.kernel_height, p.kernel_width, p.stride_height, p.stride_width, p.dilation_height,
+              p.dilation_width, p.pad_top, p.pad_left, worst);
+        CHECK(!gap_written && guards_intact(&y), "%s trial %d: wrote outside the output images", isa, trial);
+        free(expected), free(scale), free(workspace), free(packed), free(w), free(bias);
+        guarded_free(&y);
+        fenced_free(&x);
+    }
+}
+
+static void check_bad_arguments(void) {
+    fovea_conv2d_params p = {1, 4, 5, 5, 8, 1, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1};
+    float w[8 * 4 * 9] = {0}, x[4 * 25] = {0}, y[8 * 25];
+    const size_t packed_bytes = fovea_conv2d_packed_size(&p);
+    void *packed = malloc(packed_bytes);
+    CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, packed_bytes), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, packed_bytes - 1), FOVEA_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(fovea_conv2d_pack(&p, NULL, NULL, packed, packed_bytes), FOVEA_STATUS_NULL_POINTER);
+    const size_t workspace_bytes = fovea_conv2d_workspace_size(packed, 1);
+    void *workspace = malloc(workspace_bytes);
+    for (size_t i = 0; i < 8 * 25; i++) y[i] = 7.0f;
+    CHECK_STATUS(fovea_conv2d_f32(&p, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes - 4, 1),
+                 FOVEA_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(fovea_conv2d_f32(&p, packed, x, y, 8 * 25 - 1, NULL, NULL, workspace, workspace_bytes, 1),
+                 FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_conv2d_f32(&p, packed, NULL, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+                 FOVEA_STATUS_NULL_POINTER);
+    fovea_conv2d_params other = p;
+    other.pad_top = 0;
+    CHECK_STATUS(fovea_conv2d_f32(&other, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+                 FOVEA_STATUS_PACKING_MISMATCH);
+    CHECK_STATUS(fovea_conv2d_f32(&p, x, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+                 FOVEA_STATUS_PACKING_MISMATCH);
+    int untouched = 1;
+    for (size_t i = 0; i < 8 * 25; i++) untouched &= y[i] == 7.0f;
+    CHECK(untouched, "a failed call wrote to y");
+    other = p;
+    other.groups = 3;
+    CHECK_STATUS(fovea_conv2d_check(&other), FOVEA_STATUS_INVALID_PARAMETER);
+    other = p;
+    other.stride_width = 0;
+    CHECK(fovea_conv2d_packed_size(&other) == 0, "an invalid shape has a packed size");
+    other = p;
+    other.channels = other.output_channels = (size_t)1 << 24;
+    other.input_height = other.input_width = other.output_height = other.output_width = (size_t)1 << 24;
+    CHECK_STATUS(fovea_conv2d_check(&other), FOVEA_STATUS_TOO_LARGE);
+    CHECK(fovea_conv2d_workspace_size(x, 1) == 0 && fovea_conv2d_kernel_name(x) == NULL, "garbage taken as packed weights");
+    free(packed), free(workspace);
+}
+
+int main(void) {
+    test_rng rng = {7};
+    for (int isa = 0; isa < test_isa_count; isa++) {
+        if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) {
+            printf("skipping %s (not supported here)\n", test_isas[isa]);
+            continue;
+        }
+        check_random_shapes(test_isas[isa], &rng);
+    }
+    fovea_kernels_set_isa("auto");
+    check_bad_arguments();
+    return test_finish("conv");
+}

@@ -1,0 +1,105 @@
+/*
+ * Every GEMM microkernel the CPU can run against a naive product: ragged
+ * tiles (mr < MR, nr < NR), k from 1 to 700, accumulate, bias, every fused
+ * activation, stores that must stay inside the valid mr×nr part of C.
+ */
+#include "test_support.h"
+#include "../src/gemm/gemm.h"
+
+static const fovea_activation activations[] = {
+    {FOVEA_ACTIVATION_NONE, 0, 0, 0},
+    {FOVEA_ACTIVATION_RELU, 0, 0, 0},
+    {FOVEA_ACTIVATION_CLIP, 0.0f, 6.0f, 0},
+    {FOVEA_ACTIVATION_LEAKY_RELU, 0, 0, 0.1f},
+};
+
+static double reference_activation(const fovea_activation *a, double v) {
+    switch (a->kind) {
+    case FOVEA_ACTIVATION_RELU: return v < 0 ? 0 : v;
+    case FOVEA_ACTIVATION_CLIP: return v < a->min ? a->min : v > a->max ? a->max : v;
+    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0 ? v * a->alpha : v;
+    case FOVEA_ACTIVATION_NONE: break;
+    }
+    return v;
+}
+
+static void check_microkernel(fovea_isa isa, test_rng *rng) {
+    const fovea_gemm_config *config = fovea_gemm_config_for(isa);
+    const size_t MR = config->mr, NR = config->nr;
+    for (int trial = 0; trial < 300; trial++) {
+        const size_t mr = (size_t)rng_int(rng, 1, (long)MR), nr = (size_t)rng_int(rng, 1, (long)NR);
+        const size_t kc = trial < 20 ? (size_t)trial + 1 : (size_t)rng_int(rng, 1, 700);
+        const size_t ldc = nr + (size_t)rng_int(rng, 0, 5);
+        const int accumulate = rng_int(rng, 0, 1), use_bias = rng_int(rng, 0, 1), use_epilogue = rng_int(rng, 0, 1);
+        const fovea_activation *activation = &activations[rng_int(rng, 0, 3)];
+        float *a = malloc(MR * kc * sizeof(float)), *b = malloc(NR * kc * sizeof(float));
+        float bias[64];
+        for (size_t i = 0; i < MR * kc; i++) a[i] = i % MR < mr ? rng_float(rng) : 0.0f;
+        for (size_t i = 0; i < NR * kc; i++) b[i] = rng_float(rng);
+        for (size_t r = 0; r < MR; r++) bias[r] = rng_float(rng);
+        guarded_buffer c = guarded_alloc(mr * ldc, (size_t)rng_int(rng, 0, 3));
+        for (size_t i = 0; i < mr * ldc; i++) c.data[i] = rng_float(rng);
+        float *before = malloc(mr * ldc * sizeof(float));
+        memcpy(before, c.data, mr * ldc * sizeof(float));
+        const fovea_epilogue epilogue = fovea_epilogue_of(activation);
+        config->ukernel(mr, nr, kc, a, b, c.data, ldc, use_bias ? bias : NULL, accumulate,
+                        use_epilogue ? &epilogue : NULL);
+        double worst = 0;
+        int outside_changed = 0;
+        for (size_t r = 0; r < mr; r++) {
+            for (size_t j = 0; j < ldc; j++) {
+                const float got = c.data[r * ldc + j];
+                if (j >= nr) {
+                    outside_changed |= !same_float(got, before[r * ldc + j]);
+                    continue;
+                }
+                double sum = 0, magnitude = 0;
+                for (size_t k = 0; k < kc; k++) {
+                    sum += (double)a[k * MR + r] * b[k * NR + j];
+                    magnitude += fabs((double)a[k * MR + r] * b[k * NR + j]);
+                }
+                if (accumulate) sum += before[r * ldc + j];
+                if (use_bias) sum += bias[r];
+                if (use_epilogue) sum = reference_activation(activation, sum);
+                const double error = fabs(got - sum) / (magnitude + 1.0);
+                if (error > worst) worst = error;
+            }
+        }
+        CHECK(worst <= 1e-6, "%s mr=%zu nr=%zu kc=%zu: error %g", config->name, mr, nr, kc, worst);
+        CHECK(!outside_changed && guards_intact(&c), "%s mr=%zu nr=%zu: wrote outside the tile", config->name, mr, nr);
+        guarded_free(&c);
+        free(a), free(b), free(before);
+    }
+}
+
+/* NaN stays NaN through every epilogue; infinities clamp. */
+static void check_special_values(fovea_isa isa) {
+    const fovea_gemm_config *config = fovea_gemm_config_for(isa);
+    float a[64 * 1] = {0}, b[64] = {0}, c[64 * 64];
+    a[0] = 1.0f;
+    b[0] = NAN;
+    b[1] = INFINITY;
+    b[2] = -INFINITY;
+    for (size_t i = 0; i < 4; i++) {
+        const fovea_epilogue e = fovea_epilogue_of(&activations[i]);
+        config->ukernel(1, 3, 1, a, b, c, 3, NULL, 0, &e);
+        CHECK(c[0] != c[0], "%s: NaN through activation %zu gave %g", config->name, i, c[0]);
+        const double high = reference_activation(&activations[i], INFINITY);
+        const double low = reference_activation(&activations[i], -INFINITY);
+        CHECK(c[1] == (float)high && c[2] == (float)low, "%s: infinities through activation %zu gave %g, %g",
+              config->name, i, c[1], c[2]);
+    }
+}
+
+int main(void) {
+    test_rng rng = {42};
+    for (int isa = 0; isa < test_isa_count; isa++) {
+        if (!fovea_kernels_isa_supported(test_isas[isa])) {
+            printf("skipping %s (not supported here)\n", test_isas[isa]);
+            continue;
+        }
+        check_microkernel((fovea_isa)isa, &rng);
+        check_special_values((fovea_isa)isa);
+    }
+    return test_finish("gemm");
+}
