@@ -28,7 +28,7 @@ static inline FOVEA_TARGET_AVX2 __m256 finish(__m256 v, const float *old, __m256
     return v;
 }
 
-FOVEA_TARGET_AVX2 void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const float *a, const float *b,
+static inline __attribute__((always_inline)) FOVEA_TARGET_AVX2 void tile(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
                                                 float *c, size_t ldc, const float *bias, int accumulate,
                                                 const fovea_epilogue *epilogue) {
     __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps(), c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
@@ -44,7 +44,7 @@ FOVEA_TARGET_AVX2 void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc
         FOVEA_ROW(0) FOVEA_ROW(1) FOVEA_ROW(2) FOVEA_ROW(3) FOVEA_ROW(4) FOVEA_ROW(5)
 #undef FOVEA_ROW
         a += 6;
-        b += 16;
+        b += ldb;
     }
     const __m256i m0 = lanes(nr), m1 = lanes(nr > 8 ? nr - 8 : 0);
     const __m256 rows[6][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
@@ -54,5 +54,14 @@ FOVEA_TARGET_AVX2 void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc
         _mm256_maskstore_ps(row, m0, finish(rows[r][0], row, m0, accumulate, rb, epilogue));
         _mm256_maskstore_ps(row + 8, m1, finish(rows[r][1], row + 8, m1, accumulate, rb, epilogue));
     }
+}
+FOVEA_TARGET_AVX2 void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
+                        const float *bias, int accumulate, const fovea_epilogue *epilogue) {
+    tile(mr, nr, kc, a, b, 16, c, ldc, bias, accumulate, epilogue);
+}
+
+FOVEA_TARGET_AVX2 void fovea_f32_gemm_6x16__avx2_strided(size_t mr, size_t kc, const float *a, const float *b, size_t ldb, float *c,
+                        size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue) {
+    tile(mr, 16, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue);
 }
 #endif

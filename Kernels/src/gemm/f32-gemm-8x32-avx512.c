@@ -40,7 +40,7 @@ static inline FOVEA_TARGET_AVX512 void store_row(float *row, __m512 v0, __m512 v
     _mm512_mask_storeu_ps(row + 16, m1, v1);
 }
 
-FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b,
+static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
                                                     float *c, size_t ldc, const float *bias, int accumulate,
                                                     const fovea_epilogue *epilogue) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
@@ -57,7 +57,7 @@ FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_
         FOVEA_ROW(0) FOVEA_ROW(1) FOVEA_ROW(2) FOVEA_ROW(3) FOVEA_ROW(4) FOVEA_ROW(5) FOVEA_ROW(6) FOVEA_ROW(7)
 #undef FOVEA_ROW
         a += 8;
-        b += 32;
+        b += ldb;
     }
     const __mmask16 m0 = lanes(nr), m1 = nr > 16 ? lanes(nr - 16) : 0;
     const __m512 rows[8][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
@@ -65,5 +65,14 @@ FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_
     for (size_t r = 0; r < mr; r++) {
         store_row(c + r * ldc, rows[r][0], rows[r][1], m0, m1, accumulate, bias ? bias + r : NULL, epilogue);
     }
+}
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
+                        const float *bias, int accumulate, const fovea_epilogue *epilogue) {
+    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue);
+}
+
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512_strided(size_t mr, size_t kc, const float *a, const float *b, size_t ldb, float *c,
+                        size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue) {
+    tile(mr, 32, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue);
 }
 #endif

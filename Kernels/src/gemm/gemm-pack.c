@@ -4,13 +4,13 @@
 #include <string.h>
 
 static const fovea_gemm_config configs[FOVEA_ISA_COUNT] = {
-    {4, 8, fovea_f32_gemm_4x8__scalar, "f32_gemm_4x8_scalar"},
+    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar"},
 #if FOVEA_HAVE_X86_VARIANTS
-    {6, 16, fovea_f32_gemm_6x16__avx2, "f32_gemm_6x16_avx2"},
-    {8, 32, fovea_f32_gemm_8x32__avx512, "f32_gemm_8x32_avx512"},
+    {6, 16, fovea_f32_gemm_6x16__avx2, fovea_f32_gemm_6x16__avx2_strided, "f32_gemm_6x16_avx2"},
+    {8, 32, fovea_f32_gemm_8x32__avx512, fovea_f32_gemm_8x32__avx512_strided, "f32_gemm_8x32_avx512"},
 #else
-    {4, 8, fovea_f32_gemm_4x8__scalar, "f32_gemm_4x8_scalar"},
-    {4, 8, fovea_f32_gemm_4x8__scalar, "f32_gemm_4x8_scalar"},
+    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar"},
+    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar"},
 #endif
 };
 

@@ -55,25 +55,39 @@ static inline float fovea_epilogue_apply(const fovea_epilogue *e, float v) {
 typedef void (*fovea_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
                                       size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
 
+/*
+ * The same product reading B in place: row k of the tile's B at b + k·ldb,
+ * nr_full columns each (a full NR, so it may read a whole NR-wide row: only
+ * for panels that lie inside B). Used where packing B would cost more than
+ * it saves (1×1 convolutions with few output channels).
+ */
+typedef void (*fovea_gemm_ukernel_strided_fn)(size_t mr, size_t kc, const float *a, const float *b, size_t ldb,
+                                              float *c, size_t ldc, const float *bias, int accumulate,
+                                              const fovea_epilogue *epilogue);
+
 /* One ISA's microkernel and its tile. */
 typedef struct fovea_gemm_config {
     size_t mr;
     size_t nr;
     fovea_gemm_ukernel_fn ukernel;
+    fovea_gemm_ukernel_strided_fn ukernel_strided;
     const char *name; /* "f32_gemm_8x32_avx512" */
 } fovea_gemm_config;
 
 /* The microkernel used for an ISA (never NULL; ISAs without one fall back). */
 const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa);
 
-void fovea_f32_gemm_4x8__scalar(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
-                                const float *bias, int accumulate, const fovea_epilogue *epilogue);
+#define FOVEA_DECLARE_GEMM(name)                                                                                  \
+    void name(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,              \
+              const float *bias, int accumulate, const fovea_epilogue *epilogue);                                 \
+    void name##_strided(size_t mr, size_t kc, const float *a, const float *b, size_t ldb, float *c, size_t ldc,   \
+                        const float *bias, int accumulate, const fovea_epilogue *epilogue);
+FOVEA_DECLARE_GEMM(fovea_f32_gemm_4x8__scalar)
 #if FOVEA_HAVE_X86_VARIANTS
-void fovea_f32_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
-                               const float *bias, int accumulate, const fovea_epilogue *epilogue);
-void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
-                                 size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
+FOVEA_DECLARE_GEMM(fovea_f32_gemm_6x16__avx2)
+FOVEA_DECLARE_GEMM(fovea_f32_gemm_8x32__avx512)
 #endif
+#undef FOVEA_DECLARE_GEMM
 
 /* Floats of m×k packed into panels of mr rows. */
 static inline size_t fovea_gemm_packed_a_floats(size_t mr, size_t m, size_t k) {
