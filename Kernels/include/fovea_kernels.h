@@ -111,7 +111,7 @@ int fovea_kernels_has_openmp(void);
 /** An activation applied to each output while it is still in registers. */
 typedef enum fovea_activation_kind {
     FOVEA_ACTIVATION_NONE = 0,
-    /** max(x, 0) */
+    /** x > 0 ? x : 0 (NaN gives 0, as ONNX Relu in Fovea's reference backend) */
     FOVEA_ACTIVATION_RELU = 1,
     /** min(max(x, min), max): ReLU6 is min 0, max 6. */
     FOVEA_ACTIVATION_CLIP = 2,
@@ -121,7 +121,7 @@ typedef enum fovea_activation_kind {
 
 /**
  * A fused activation. `min`/`max` are read for CLIP only, `alpha` for
- * LEAKY_RELU only. NaN inputs stay NaN for every kind.
+ * LEAKY_RELU only. NaN inputs stay NaN for every kind but RELU.
  */
 typedef struct fovea_activation {
     fovea_activation_kind kind;

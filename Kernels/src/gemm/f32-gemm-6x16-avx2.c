@@ -3,7 +3,7 @@
  * classic AVX2 shape: per k two 8-float loads of B, six broadcasts of A,
  * twelve FMAs.
  */
-#include "gemm.h"
+#include "epilogue-avx2.h"
 
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
@@ -18,13 +18,7 @@ static inline FOVEA_TARGET_AVX2 __m256 finish(__m256 v, const float *old, __m256
                                               const float *bias, const fovea_epilogue *e) {
     if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(old, mask));
     if (bias != NULL) v = _mm256_add_ps(v, _mm256_set1_ps(*bias));
-    if (e != NULL) {
-        if (e->leaky) {
-            const __m256 negative = _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ);
-            v = _mm256_blendv_ps(v, _mm256_mul_ps(v, _mm256_set1_ps(e->alpha)), negative);
-        }
-        v = _mm256_min_ps(_mm256_set1_ps(e->hi), _mm256_max_ps(_mm256_set1_ps(e->lo), v));
-    }
+    if (e != NULL) v = fovea_epilogue_avx2(v, e);
     return v;
 }
 

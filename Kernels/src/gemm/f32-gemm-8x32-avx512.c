@@ -4,7 +4,7 @@
  * FMAs. 8×32 measured best among 8×32, 12×32, 14×32 and 6×64 on Zen 4 (see
  * Kernels/README.md); it is also the tile the Swift SIMD backend settled on.
  */
-#include "gemm.h"
+#include "epilogue-avx512.h"
 
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
@@ -26,15 +26,8 @@ static inline FOVEA_TARGET_AVX512 void store_row(float *row, __m512 v0, __m512 v
         v1 = _mm512_add_ps(v1, b);
     }
     if (e != NULL) {
-        if (e->leaky) {
-            const __m512 alpha = _mm512_set1_ps(e->alpha), zero = _mm512_setzero_ps();
-            v0 = _mm512_mask_mul_ps(v0, _mm512_cmp_ps_mask(v0, zero, _CMP_LT_OQ), v0, alpha);
-            v1 = _mm512_mask_mul_ps(v1, _mm512_cmp_ps_mask(v1, zero, _CMP_LT_OQ), v1, alpha);
-        }
-        /* max(lo, v) / min(hi, v) return v when v is NaN. */
-        const __m512 lo = _mm512_set1_ps(e->lo), hi = _mm512_set1_ps(e->hi);
-        v0 = _mm512_min_ps(hi, _mm512_max_ps(lo, v0));
-        v1 = _mm512_min_ps(hi, _mm512_max_ps(lo, v1));
+        v0 = fovea_epilogue_avx512(v0, e);
+        v1 = fovea_epilogue_avx512(v1, e);
     }
     _mm512_mask_storeu_ps(row, m0, v0);
     _mm512_mask_storeu_ps(row + 16, m1, v1);

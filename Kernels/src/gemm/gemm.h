@@ -29,14 +29,15 @@ typedef struct fovea_epilogue {
     float hi;    /* +INFINITY for none */
     float alpha; /* negative slope, when leaky */
     int leaky;
+    int relu;    /* NaN becomes lo (0), as the Relu operator; otherwise NaN stays NaN */
 } fovea_epilogue;
 
 /* The epilogue of a public activation (NULL or NONE: clamps at ±infinity, no slope). */
 static inline fovea_epilogue fovea_epilogue_of(const fovea_activation *activation) {
-    fovea_epilogue e = {-INFINITY, INFINITY, 0.0f, 0};
+    fovea_epilogue e = {-INFINITY, INFINITY, 0.0f, 0, 0};
     if (activation == NULL) return e;
     switch (activation->kind) {
-    case FOVEA_ACTIVATION_RELU: e.lo = 0.0f; break;
+    case FOVEA_ACTIVATION_RELU: e.lo = 0.0f; e.relu = 1; break;
     case FOVEA_ACTIVATION_CLIP: e.lo = activation->min; e.hi = activation->max; break;
     case FOVEA_ACTIVATION_LEAKY_RELU: e.alpha = activation->alpha; e.leaky = 1; break;
     case FOVEA_ACTIVATION_NONE: break;
@@ -44,13 +45,22 @@ static inline fovea_epilogue fovea_epilogue_of(const fovea_activation *activatio
     return e;
 }
 
-/* One value through the epilogue (scalar code and tails); NaN stays NaN. */
+/*
+ * One value through the epilogue (scalar code and tails). NaN stays NaN,
+ * except through ReLU (x > 0 ? x : 0), which gives 0.
+ */
 static inline float fovea_epilogue_apply(const fovea_epilogue *e, float v) {
     if (e->leaky && v < 0.0f) v *= e->alpha;
+    if (e->relu && !(v > 0.0f)) return 0.0f;
     if (v < e->lo) v = e->lo;
     if (v > e->hi) v = e->hi;
     return v;
 }
+
+/*
+ * Vector versions for the AVX2 / AVX-512 variants: src/gemm/epilogue-avx2.h
+ * and epilogue-avx512.h (fovea_epilogue_avx2 / fovea_epilogue_avx512).
+ */
 
 typedef void (*fovea_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
                                       size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
