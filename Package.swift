@@ -1,5 +1,15 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+// OpenMP for the C kernels (Kernels/) when LLVM's OpenMP runtime for Swift's
+// clang is installed: Debian's libomp-19-dev (not libomp-dev, which is LLVM 14
+// and misses symbols clang 21 emits; see README "Install"). Without it the
+// kernels build and run single-threaded. FOVEA_OPENMP=0 builds without it.
+let openMPHeaders = "/usr/lib/llvm-19/lib/clang/19/include"
+let useOpenMP = ProcessInfo.processInfo.environment["FOVEA_OPENMP"] != "0"
+    && FileManager.default.fileExists(atPath: openMPHeaders + "/omp.h")
+    && FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libomp5.so")
 
 // Fovea: an inference engine for convolutional image classifiers.
 // Module map and roles: see README.md ("Layout").
@@ -66,11 +76,16 @@ let package = Package(
             path: "Kernels",
             exclude: ["tests", "README.md"],
             sources: ["src"],
-            publicHeadersPath: "include"
+            publicHeadersPath: "include",
+            cSettings: useOpenMP ? [.unsafeFlags(["-fopenmp", "-idirafter", openMPHeaders])] : [],
+            linkerSettings: useOpenMP ? [.linkedLibrary("omp5")] : []
         ),
 
+        // The `kernels` backend over the C kernels.
+        .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels"]),
+
         // The public face: model loading, classification, conformance runner.
-        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD", "FoveaBLAS"]),
+        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"]),
 
         .executableTarget(
             name: "fovea",
@@ -88,6 +103,7 @@ let package = Package(
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore", "FoveaTestSupport"]),
+        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),

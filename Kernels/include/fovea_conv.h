@@ -10,10 +10,15 @@
  * a run uses that ISA's microkernel whatever the ISA is later. Each run needs a
  * workspace of fovea_conv2d_workspace_size bytes for the thread count it uses.
  */
+/*
+ * Included before the guard: whichever header a compiler reads first,
+ * fovea_kernels.h then includes this one (and the families that use
+ * fovea_conv2d_params after it) in order.
+ */
+#include "fovea_kernels.h"
+
 #ifndef FOVEA_CONV_H
 #define FOVEA_CONV_H
-
-#include "fovea_kernels.h"
 
 #ifdef __cplusplus
 extern "C" {

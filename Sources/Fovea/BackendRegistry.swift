@@ -1,5 +1,6 @@
 import FoveaSIMD
 import FoveaBLAS
+import FoveaKernels
 
 /// The backends a model can run on, in the default order of preference
 /// (fastest first). The reference backend is always available and always last.
@@ -20,7 +21,7 @@ public struct BackendRegistry: Sendable {
 
     /// Fovea's built-in backends. `blas` runs only Conv, Gemm and MatMul, so
     /// it comes after `simd` by default; force it with `blas,simd`.
-    public static let standard = BackendRegistry([SIMDBackend(), BLASBackend()])
+    public static let standard = BackendRegistry([SIMDBackend(), BLASBackend(), KernelsBackend()])
 
     /// What OpenBLAS says of itself (version, build, the kernels it chose for
     /// this CPU or that `OPENBLAS_CORETYPE` forced), for benchmark reports.

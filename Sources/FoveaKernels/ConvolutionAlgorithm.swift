@@ -1,0 +1,74 @@
+import FoveaCore
+
+/// How the kernels backend runs a convolution.
+public enum ConvolutionAlgorithm: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Packed GEMM: 1×1 on the input planes, im2col blocks otherwise.
+    case gemm
+    /// Winograd F(2×2, 3×3): 16 products per 4 outputs instead of 36.
+    case winogradF2 = "winograd-f2"
+    /// Winograd F(4×4, 3×3): 36 products per 16 outputs instead of 144.
+    case winogradF4 = "winograd-f4"
+    /// Winograd F(6×6, 3×3): 64 products per 36 outputs instead of 324.
+    case winogradF6 = "winograd-f6"
+    /// A direct loop per channel plane, for depthwise convolutions.
+    case depthwise
+
+    public var description: String { rawValue }
+
+    public var isWinograd: Bool { winogradTile != nil }
+
+    /// The output tile edge of a Winograd algorithm.
+    var winogradTile: Int? {
+        switch self {
+        case .winogradF2: return 2
+        case .winogradF4: return 4
+        case .winogradF6: return 6
+        case .gemm, .depthwise: return nil
+        }
+    }
+}
+
+/// Which Winograd variant 3×3 stride-1 convolutions use.
+public enum WinogradPolicy: Sendable, Equatable, CustomStringConvertible {
+    /// The fastest per shape, from ``ConvolutionAlgorithmTable`` (measured).
+    case measured
+    /// Never: every convolution runs on the GEMM (im2col).
+    case off
+    /// Always this variant, for every convolution it can run.
+    case forced(ConvolutionAlgorithm)
+
+    /// `auto`, `off`, `f2`, `f4`, `f6` (the command line's spelling).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "auto", "measured": self = .measured
+        case "off", "none", "gemm": self = .off
+        case "f2": self = .forced(.winogradF2)
+        case "f4": self = .forced(.winogradF4)
+        case "f6": self = .forced(.winogradF6)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .measured: return "auto"
+        case .off: return "off"
+        case .forced(let algorithm): return String(algorithm.rawValue.dropFirst("winograd-".count))
+        }
+    }
+}
+
+extension ConvolutionShape {
+    /// The algorithm for this convolution under `policy`.
+    func algorithm(_ policy: WinogradPolicy) -> ConvolutionAlgorithm {
+        if isDepthwise { return .depthwise }
+        guard isWinogradCandidate else { return .gemm }
+        switch policy {
+        case .off: return .gemm
+        case .forced(let algorithm): return algorithm.isWinograd ? algorithm : .gemm
+        case .measured:
+            return ConvolutionAlgorithmTable.fastest(channels: params.channels, outputChannels: params.output_channels,
+                                                     height: params.output_height, width: params.output_width)
+        }
+    }
+}

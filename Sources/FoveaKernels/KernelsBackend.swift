@@ -1,0 +1,67 @@
+import CFoveaKernels
+import Foundation
+import FoveaCore
+
+/// The backend on Fovea's C kernels (`Kernels/`, the `CFoveaKernels` module):
+/// packed SGEMM microkernels per ISA, im2col and 1×1 convolutions, Winograd
+/// F(2)/F(4)/F(6) for 3×3 convolutions, direct depthwise convolutions,
+/// pooling, softmax and elementwise operators, parallel with OpenMP.
+///
+/// The ISA (AVX-512, AVX2, scalar) is detected once; `FOVEA_ISA` overrides it.
+/// Each convolution's algorithm comes from ``ConvolutionAlgorithmTable``
+/// (measured) unless a ``WinogradPolicy`` forces one.
+public struct KernelsBackend: Backend {
+    public static let name = "kernels"
+    public var name: String { Self.name }
+
+    /// Which Winograd variant 3×3 stride-1 convolutions use.
+    public let winograd: WinogradPolicy
+
+    public init(winograd: WinogradPolicy = .measured) {
+        self.winograd = winograd
+    }
+
+    public func supports(_ node: NodeContext) -> Bool {
+        guard let family = Self.family(of: node.op) else { return false }
+        return family.supports(node)
+    }
+
+    public func prepare(_ node: NodeContext) throws -> any PreparedStep {
+        guard let family = Self.family(of: node.op), family.supports(node) else {
+            throw FoveaError(.unsupported, "the kernels backend cannot run \(node.op.typeName)")
+        }
+        Self.warnOnceIfSingleThreaded
+        return try family.prepare(node, self)
+    }
+
+    /// Whether the C kernels were built with OpenMP (else they run on the calling thread).
+    public static var hasOpenMP: Bool { fovea_kernels_has_openmp() != 0 }
+
+    /// The ISA the kernels use now: `avx512`, `avx2` or `scalar`.
+    public static var isa: String { String(cString: fovea_kernels_isa_name()) }
+
+    /// Says once per process, on standard error, that a build without OpenMP runs single-threaded.
+    private static let warnOnceIfSingleThreaded: Void = {
+        guard !hasOpenMP else { return }
+        FileHandle.standardError.write(Data(
+            "fovea: the kernels backend was built without OpenMP and runs single-threaded (install libomp-19-dev and rebuild)\n".utf8))
+    }()
+
+    /// The family that implements `op`, if any.
+    static func family(of op: Op) -> KernelsOperatorFamily.Type? {
+        switch op {
+        case .conv: return KernelsConvolution.self
+        case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
+        case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
+        default: return nil
+        }
+    }
+}
+
+/// One family of operators of the kernels backend.
+protocol KernelsOperatorFamily {
+    /// Whether the family runs this node (shapes, attributes, data types).
+    static func supports(_ node: NodeContext) -> Bool
+    /// Prepares the node: packs weights, fixes the algorithm.
+    static func prepare(_ node: NodeContext, _ backend: KernelsBackend) throws -> any PreparedStep
+}

@@ -1,0 +1,25 @@
+import CFoveaKernels
+import FoveaCore
+
+/// Conv nodes: the algorithm per node (GEMM, Winograd, direct depthwise)
+/// from the backend's ``WinogradPolicy`` and the measured table.
+enum KernelsConvolution: KernelsOperatorFamily {
+    static func supports(_ node: NodeContext) -> Bool {
+        (try? ConvolutionShape(node)) != nil
+    }
+
+    static func prepare(_ node: NodeContext, _ backend: KernelsBackend) throws -> any PreparedStep {
+        let shape = try ConvolutionShape(node)
+        guard let weights = try node.constant(1)?.requireFloats("W") else {
+            throw FoveaError(.unsupported, "the kernels Conv needs constant weights (input 1)")
+        }
+        let bias = try node.constant(2)?.requireFloats("B")
+        let runTimeBias = bias == nil && node.inputType(2) != nil
+        switch shape.algorithm(backend.winograd) {
+        case .gemm, .depthwise:
+            return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
+        case .winogradF2, .winogradF4, .winogradF6:
+            return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
+        }
+    }
+}
