@@ -53,6 +53,7 @@ public struct KernelsBackend: Backend {
         case .conv: return KernelsConvolution.self
         case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
+        case .concat: return KernelsConcat.self
         default: return nil
         }
     }
