@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
-            exclude: ["tests", "README.md"],
+            exclude: ["tests", "tools", "README.md"],
             sources: ["src"],
             publicHeadersPath: "include",
             cSettings: useOpenMP ? [.unsafeFlags(["-fopenmp", "-idirafter", openMPHeaders])] : [],

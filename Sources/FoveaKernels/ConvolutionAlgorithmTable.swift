@@ -1,9 +1,31 @@
+import Foundation
 import FoveaCore
 
-/// The fastest algorithm per 3×3 stride-1 convolution shape, measured on
-/// this machine: filled by scripts/measure-conv-algorithms.sh.
+/// The fastest algorithm for a 3×3 stride-1 convolution, from times measured
+/// on a grid of shapes (``measured``, written by
+/// `scripts/measure-conv-algorithms.sh`; the machine is named in that file).
+///
+/// A shape between grid points takes the choice of the nearest measured one,
+/// in log scale (channels, output channels and output size each count as much).
 enum ConvolutionAlgorithmTable {
+    /// One measured shape: times per algorithm (``columns`` order) at 1 and 2 threads.
+    struct Row: Sendable {
+        let channels: Int, outputs: Int, size: Int
+        let milliseconds: [Double]
+        let twoThreads: [Double]
+        let best: ConvolutionAlgorithm
+    }
+
+    /// The algorithms of ``Row/milliseconds``, in order.
+    static let columns: [ConvolutionAlgorithm] = [.gemm, .winogradF2, .winogradF4, .winogradF6]
+
     static func fastest(channels: Int, outputChannels: Int, height: Int, width: Int) -> ConvolutionAlgorithm {
-        .gemm
+        func distance(_ row: Row) -> Double {
+            let size = (Double(height) * Double(width)).squareRoot()
+            return abs(log2(Double(row.channels)) - log2(Double(channels)))
+                + abs(log2(Double(row.outputs)) - log2(Double(outputChannels)))
+                + abs(log2(Double(row.size)) - log2(size))
+        }
+        return measured.min { distance($0) < distance($1) }?.best ?? .gemm
     }
 }

@@ -6,6 +6,7 @@ struct ConvolutionShape: Sendable {
     let params: fovea_conv2d_params
     let activation: FusedActivation?
 
+    /// One group per input channel (any channel multiplier).
     var isDepthwise: Bool { params.groups == params.channels && params.groups > 1 }
     var isWinogradCandidate: Bool {
         params.groups == 1 && params.kernel_height == 3 && params.kernel_width == 3 && params.stride_height == 1

@@ -15,11 +15,14 @@ enum KernelsConvolution: KernelsOperatorFamily {
         }
         let bias = try node.constant(2)?.requireFloats("B")
         let runTimeBias = bias == nil && node.inputType(2) != nil
-        switch shape.algorithm(backend.winograd) {
-        case .gemm, .depthwise:
-            return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
-        case .winogradF2, .winogradF4, .winogradF6:
-            return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
+        let algorithm = shape.algorithm(backend.winograd)
+        if algorithm == .depthwise {
+            return DirectDepthwiseStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
         }
+        if algorithm.isWinograd {
+            return try WinogradConvolutionStep(shape: shape, variant: algorithm, weights: weights, bias: bias,
+                                               runTimeBias: runTimeBias)
+        }
+        return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
     }
 }
