@@ -90,6 +90,14 @@ fovea_status fovea_kernels_set_isa(const char *name);
 /** The name of the ISA the kernels use now ("scalar", "avx2" or "avx512"). */
 const char *fovea_kernels_isa_name(void);
 
+/**
+ * The name of the ISA the kernels use when nothing forces one: FOVEA_ISA if set
+ * and usable, else the best the CPU supports. fovea_kernels_set_isa does not
+ * change it. Fovea's Swift SIMD backend picks its own kernels from this, so
+ * one detection and one variable (FOVEA_ISA; "scalar" is its "generic") rule both.
+ */
+const char *fovea_kernels_default_isa_name(void);
+
 /** 1 if `name` is an ISA name this CPU and build can run, else 0 (also for NULL). */
 int fovea_kernels_isa_supported(const char *name);
 
