@@ -53,7 +53,7 @@ let package = Package(
         // once per CPU target and picked at run time: see Sources/FoveaSIMD/README.md.
         .target(
             name: "FoveaSIMD",
-            dependencies: ["FoveaCore", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric"],
+            dependencies: ["FoveaCore", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric", "CFoveaKernels"],
             exclude: ["README.md"]
         ),
         .target(name: "FoveaSIMDAVX512", swiftSettings: [

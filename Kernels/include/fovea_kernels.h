@@ -44,7 +44,10 @@ typedef enum fovea_status {
     FOVEA_STATUS_INVALID_PARAMETER = 2,
     /** The tensors' byte sizes do not fit in the address space. */
     FOVEA_STATUS_TOO_LARGE = 3,
-    /** Some pooling window covers no input element (only padding): the output size or pads are wrong. */
+    /**
+     * Reserved: no kernel returns it now. (The pooling kernels used to refuse windows that cover
+     * only padding; they now give -FLT_MAX / 0 for them, as the reference backend does.)
+     */
     FOVEA_STATUS_EMPTY_WINDOW = 4,
     /** fovea_kernels_set_isa got a name that is not scalar, avx2, avx512 or auto. */
     FOVEA_STATUS_UNKNOWN_ISA = 5,
@@ -86,6 +89,14 @@ fovea_status fovea_kernels_set_isa(const char *name);
 
 /** The name of the ISA the kernels use now ("scalar", "avx2" or "avx512"). */
 const char *fovea_kernels_isa_name(void);
+
+/**
+ * The name of the ISA the kernels use when nothing forces one: FOVEA_ISA if set
+ * and usable, else the best the CPU supports. fovea_kernels_set_isa does not
+ * change it. Fovea's Swift SIMD backend picks its own kernels from this, so
+ * one detection and one variable (FOVEA_ISA; "scalar" is its "generic") rule both.
+ */
+const char *fovea_kernels_default_isa_name(void);
 
 /** 1 if `name` is an ISA name this CPU and build can run, else 0 (also for NULL). */
 int fovea_kernels_isa_supported(const char *name);
@@ -145,7 +156,10 @@ typedef struct fovea_activation {
  * and column ow*stride_width - pad_left + kw*dilation_width; taps outside the
  * input are padding. The caller computes the output size (floor or ceil mode);
  * pad_bottom / pad_right only matter for count_include_pad.
- * Every window must hold at least one input element (else FOVEA_STATUS_EMPTY_WINDOW).
+ * A window may cover only padding (pads at least as large as the window, or an
+ * output larger than the input needs): it then gives -FLT_MAX for max pooling
+ * and 0 for average pooling, as FoveaCore's reference backend (and onnxruntime)
+ * does; no status is returned for it.
  */
 typedef struct fovea_pool2d_params {
     size_t batch;
@@ -175,16 +189,21 @@ typedef struct fovea_pool2d_params {
 } fovea_pool2d_params;
 
 /**
- * Max pooling: each output is the largest input in its window.
- * The maximum is IEEE 754-2019 `maximum`: a NaN anywhere in the window gives
- * NaN (the default quiet NaN), and +0 counts as larger than -0, so the result
- * does not depend on the order taps are read in.
+ * Max pooling: each output is the largest input in its window, exactly as the
+ * reference backend computes it: an accumulator starts at -FLT_MAX and each
+ * tap inside the input, in tap order (row by row, left to right), replaces it
+ * if `x > acc`. So NaN is ignored (never larger), -inf never beats -FLT_MAX,
+ * and of equal values the first stays (+0 then -0 gives +0, -0 then +0 gives
+ * -0). A window with nothing but NaN, -inf or padding gives -FLT_MAX. Every
+ * ISA variant gives the same bits.
  */
 fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y);
 
 /**
  * Average pooling: each output is the sum of its window's inputs, added in
- * tap order (row by row), divided by the tap count (see count_include_pad).
+ * tap order (row by row) from +0, divided by the tap count (see
+ * count_include_pad). NaN and infinities propagate (they are summed); a
+ * window with no input element gives +0 (also with count_include_pad).
  */
 fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y);
 
@@ -198,11 +217,17 @@ fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float 
  * batch × channels. spatial_size must be at least 1 when batch*channels > 0.
  */
 
-/** The mean of each plane, summed in double precision. */
+/** The mean of each plane, summed in double precision (NaN and infinities propagate). */
 fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size,
                                       const float *x, float *y);
 
-/** The maximum of each plane (IEEE 754-2019 `maximum`, as fovea_maxpool2d_f32). */
+/**
+ * The maximum of each plane, exactly as the reference backend's fold
+ * (Swift.max from -inf, in memory order): NaN is ignored, a plane of nothing
+ * but NaN and -inf gives -inf (not -FLT_MAX, unlike fovea_maxpool2d_f32), and
+ * of equal values the last stays (a zero maximum has the sign of the plane's
+ * last zero). Every ISA variant gives the same bits.
+ */
 fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size,
                                       const float *x, float *y);
 

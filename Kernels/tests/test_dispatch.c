@@ -22,6 +22,8 @@ static void default_choice(void) {
     const char *env = getenv("FOVEA_ISA");
     printf("FOVEA_ISA=%s -> %s\n", env ? env : "(unset)", active);
     CHECK(strcmp(active, want) == 0, "default ISA is %s, expected %s (FOVEA_ISA=%s)", active, want, env ? env : "unset");
+    CHECK(strcmp(fovea_kernels_default_isa_name(), want) == 0, "fovea_kernels_default_isa_name is %s, expected %s",
+          fovea_kernels_default_isa_name(), want);
 }
 
 static void detection_matches_cpu(void) {
@@ -59,6 +61,8 @@ static void forcing(void) {
             CHECK(strcmp(fovea_kernels_isa_name(), active) == 0, "an unsupported ISA changes nothing");
         }
     }
+    CHECK(strcmp(fovea_kernels_default_isa_name(), expected_default()) == 0,
+          "forcing does not change the default choice (%s)", fovea_kernels_default_isa_name());
     CHECK_STATUS(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK);
     CHECK(strcmp(fovea_kernels_isa_name(), expected_default()) == 0, "auto restores the default");
     CHECK_STATUS(fovea_kernels_set_isa("scalar"), FOVEA_STATUS_OK);

@@ -5,11 +5,17 @@
  */
 #include "test_support.h"
 
+#include <float.h>
+
+/*
+ * The reference backend's fold (Swift.max from -inf): a value replaces the
+ * maximum if it is at least as large, so NaN never does and of equal values
+ * the last stays.
+ */
 static float naive_global_max(const float *x, size_t count) {
     float max = -INFINITY;
     for (size_t i = 0; i < count; i++) {
-        if (x[i] != x[i]) return NAN;
-        if (x[i] > max || (x[i] == max && signbit(max))) max = x[i]; /* +0 beats -0 */
+        if (x[i] >= max) max = x[i];
     }
     return max;
 }
@@ -33,10 +39,10 @@ static void compare_all_variants(size_t batch, size_t channels, size_t spatial, 
                 const float *in = x + plane * spatial;
                 if (is_max) {
                     const float want = naive_global_max(in, spatial);
-                    CHECK(same_float(y.data[plane], want), "[%s] global max of %zu values: %.9g (0x%08x), expected %.9g",
-                          test_isas[isa], spatial, (double)y.data[plane], (unsigned)float_bits(y.data[plane]),
-                          (double)want);
-                    if (isnan(want)) CHECK(float_bits(y.data[plane]) == 0x7FC00000u, "[%s] default NaN", test_isas[isa]);
+                    CHECK(float_bits(y.data[plane]) == float_bits(want),
+                          "[%s] global max of %zu values: %.9g (0x%08x), expected %.9g (0x%08x)", test_isas[isa],
+                          spatial, (double)y.data[plane], (unsigned)float_bits(y.data[plane]), (double)want,
+                          (unsigned)float_bits(want));
                 } else {
                     const float want = naive_global_average(in, spatial);
                     CHECK(close_float(y.data[plane], want, 1e-6), "[%s] global average of %zu values: %.9g, expected %.9g",
@@ -58,7 +64,7 @@ static void random_cases(test_rng *rng) {
         const size_t batch = rng_int(rng, 0, 1) ? 3 : 1, channels = (size_t)rng_int(rng, 1, 5);
         const size_t count = batch * channels * spatial;
         fenced_buffer x = fenced_alloc(count, c % 2); /* over-reads crash */
-        const int flavour = c / (int)size_count; /* 0..9: plain, ties, specials */
+        const int flavour = c / (int)size_count; /* 0..9: plain, ties, specials, mostly specials */
         for (size_t i = 0; i < count; i++) {
             float v = rng_float(rng);
             if (flavour == 1 || flavour == 2) {
@@ -71,6 +77,11 @@ static void random_cases(test_rng *rng) {
                 else if (pick == 2) v = -INFINITY;
             } else if (flavour == 4) {
                 v += 1000.0f; /* a large mean: the average must still be accurate */
+            } else if (flavour == 5 || flavour == 6) {
+                /* Mostly NaN and -inf, a few zeros of either sign: the zero sign and all-NaN planes. */
+                static const float specials[] = {NAN, NAN, NAN, NAN, -INFINITY, -INFINITY, -FLT_MAX, 0.0f, -0.0f};
+                const long pick = rng_int(rng, 0, flavour == 5 ? 8 : 40);
+                v = pick < 9 ? specials[pick] : NAN;
             }
             x.data[i] = v;
         }
@@ -94,31 +105,72 @@ static void known_values(void) {
     fovea_kernels_set_isa("auto");
 }
 
-/* +0 against -0 and a NaN at every position of planes up to 40 long (vector bodies, tails, lane reductions). */
+/* One global max of `count` values with the active ISA. */
+static float global_max(const float *x, size_t count) {
+    float y = 42.0f;
+    CHECK_STATUS(fovea_global_maxpool_f32(1, 1, count, x, &y), FOVEA_STATUS_OK);
+    return y;
+}
+
+/* Checks the global max of x[0 ..< count] bit for bit; `what` is a string literal. */
+#define CHECK_MAX(x, count, want_value, what)                                                          \
+    do {                                                                                                \
+        const float got_ = global_max((x), (count)), want_ = (want_value);                              \
+        CHECK(float_bits(got_) == float_bits(want_), "[%s] " what " (%zu values, at %zu): %.9g (0x%08x), " \
+              "expected %.9g (0x%08x)", fovea_kernels_isa_name(), (size_t)(count), (size_t)at,           \
+              (double)got_, (unsigned)float_bits(got_), (double)want_, (unsigned)float_bits(want_));    \
+    } while (0)
+
+/*
+ * NaN, infinities and signed zeros at every position of planes up to 40 long
+ * (vector bodies, tails, lane reductions), against the reference's rule.
+ */
 static void special_values(void) {
     float x[40], y[1];
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
         for (size_t count = 1; count <= 40; count++) {
+            size_t at = 0;
             for (size_t i = 0; i < count; i++) x[i] = -0.0f;
-            CHECK_STATUS(fovea_global_maxpool_f32(1, 1, count, x, y), FOVEA_STATUS_OK);
-            CHECK(float_bits(y[0]) == 0x80000000u, "[%s] max of %zu times -0 is -0, got 0x%08x", test_isas[isa], count,
-                  (unsigned)float_bits(y[0]));
-            for (size_t at = 0; at < count; at++) {
+            CHECK_MAX(x, count, -0.0f, "all -0");
+            for (size_t i = 0; i < count; i++) x[i] = NAN;
+            CHECK_MAX(x, count, -INFINITY, "all NaN");
+            for (size_t i = 0; i < count; i++) x[i] = -INFINITY;
+            CHECK_MAX(x, count, -INFINITY, "all -inf");
+            for (at = 0; at < count; at++) {
+                const int last = at == count - 1;
+                /* Of equal values the last stays: one zero of the other sign wins only at the end. */
                 for (size_t i = 0; i < count; i++) x[i] = -0.0f;
                 x[at] = 0.0f;
-                CHECK_STATUS(fovea_global_maxpool_f32(1, 1, count, x, y), FOVEA_STATUS_OK);
-                CHECK(float_bits(y[0]) == 0, "[%s] +0 at %zu of %zu beats -0, got 0x%08x", test_isas[isa], at, count,
-                      (unsigned)float_bits(y[0]));
+                CHECK_MAX(x, count, last ? 0.0f : -0.0f, "one +0 among -0");
+                for (size_t i = 0; i < count; i++) x[i] = 0.0f;
+                x[at] = -0.0f;
+                CHECK_MAX(x, count, last ? -0.0f : 0.0f, "one -0 among +0");
+                /* A zero among NaN and -inf, and a NaN after it. */
+                for (size_t i = 0; i < count; i++) x[i] = i % 2 ? NAN : -INFINITY;
+                x[at] = -0.0f;
+                CHECK_MAX(x, count, -0.0f, "-0 among NaN and -inf");
+                x[at] = -FLT_MAX;
+                CHECK_MAX(x, count, -FLT_MAX, "-FLT_MAX among NaN and -inf");
+                x[at] = INFINITY;
+                CHECK_MAX(x, count, INFINITY, "+inf among NaN and -inf");
+                /* A NaN in a ramp is skipped. */
                 for (size_t i = 0; i < count; i++) x[i] = (float)i;
                 x[at] = NAN;
-                CHECK_STATUS(fovea_global_maxpool_f32(1, 1, count, x, y), FOVEA_STATUS_OK);
-                CHECK(float_bits(y[0]) == 0x7FC00000u, "[%s] NaN at %zu of %zu gives the default NaN, got 0x%08x",
-                      test_isas[isa], at, count, (unsigned)float_bits(y[0]));
+                CHECK_MAX(x, count, count == 1 ? -INFINITY : last ? (float)(count - 2) : (float)(count - 1), "NaN in a ramp");
                 CHECK_STATUS(fovea_global_avgpool_f32(1, 1, count, x, y), FOVEA_STATUS_OK);
                 CHECK(isnan(y[0]), "[%s] the average of a plane with a NaN is NaN", test_isas[isa]);
             }
         }
+        /* LayerCheck.poolingSpecialCases: planes [-inf NaN -inf -inf] and [NaN NaN inf 2]. */
+        const float pairs[8] = {-INFINITY, NAN, -INFINITY, -INFINITY, NAN, NAN, INFINITY, 2};
+        float two[2];
+        CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 4, pairs, two), FOVEA_STATUS_OK);
+        CHECK(two[0] == -INFINITY && two[1] == INFINITY, "[%s] LayerCheck's global max: %g %g", test_isas[isa],
+              (double)two[0], (double)two[1]);
+        CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 4, pairs, two), FOVEA_STATUS_OK);
+        CHECK(isnan(two[0]) && isnan(two[1]), "[%s] LayerCheck's global average: %g %g", test_isas[isa],
+              (double)two[0], (double)two[1]);
     }
     fovea_kernels_set_isa("auto");
 }

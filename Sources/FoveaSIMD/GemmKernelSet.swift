@@ -1,4 +1,4 @@
-import Foundation
+import CFoveaKernels
 import FoveaCore
 import FoveaSIMDAVX2
 import FoveaSIMDAVX512
@@ -23,45 +23,46 @@ public enum SIMDKernelISA: String, Sendable, CaseIterable, CustomStringConvertib
     /// `.unsupported` if the CPU cannot run the forced variant.
     @TaskLocal public static var forced: SIMDKernelISA?
 
-    /// Whether this CPU (and OS) can run the variant.
-    public var isSupported: Bool {
+    /// The name the C kernels library (CFoveaKernels) and the `FOVEA_ISA`
+    /// environment variable use for this variant: `generic` is `scalar`.
+    public var kernelsName: String {
         switch self {
-        case .generic: return true
-        case .avx2: return CPUFeatures.current.avx2 && CPUFeatures.current.fma
-        case .avx512: return CPUFeatures.current.avx512f && CPUFeatures.current.fma
+        case .avx512: return "avx512"
+        case .avx2: return "avx2"
+        case .generic: return "scalar"
         }
     }
 
-    /// The best supported variant, unless the environment variable
-    /// `FOVEA_SIMD_ISA` names another supported one.
-    public static let preferred: SIMDKernelISA = {
-        if let name = ProcessInfo.processInfo.environment["FOVEA_SIMD_ISA"],
-           let forced = SIMDKernelISA(rawValue: name.lowercased()), forced.isSupported {
-            return forced
-        }
-        return allCases.first { $0.isSupported } ?? .generic
-    }()
-}
+    /// The variant for a C kernels ISA name (`scalar`, `avx2`, `avx512`).
+    public init?(kernelsName: String) {
+        guard let isa = Self.allCases.first(where: { $0.kernelsName == kernelsName }) else { return nil }
+        self = isa
+    }
 
-/// What the CPU supports, from /proc/cpuinfo on Linux x86-64 (whose flags the
-/// kernel clears when the OS does not save the wider registers). Elsewhere
-/// nothing beyond the baseline is assumed.
-struct CPUFeatures: Sendable {
-    var avx2 = false, fma = false, avx512f = false
-
-    static let current: CPUFeatures = {
-        var features = CPUFeatures()
+    /// Whether this CPU (and OS) can run the variant, as the C kernels library
+    /// detects it (`fovea_kernels_isa_supported`: `__builtin_cpu_supports`
+    /// AVX2 + FMA, AVX-512F + AVX2 + FMA, which also checks that the OS saves
+    /// the wide registers). Off Linux x86-64 the AVX modules are not compiled
+    /// for their CPUs (the `-target-cpu` flags are Linux-only, see README.md),
+    /// so only `generic` counts as supported there.
+    public var isSupported: Bool {
+        if self == .generic { return true }
         #if os(Linux) && arch(x86_64)
-        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-              let flagsLine = text.split(separator: "\n").first(where: { $0.hasPrefix("flags") }) else {
-            return features
-        }
-        let flags = Set(flagsLine.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == ":" }).map(String.init))
-        features.avx2 = flags.contains("avx2")
-        features.fma = flags.contains("fma")
-        features.avx512f = flags.contains("avx512f")
+        return fovea_kernels_isa_supported(kernelsName) != 0
+        #else
+        return false
         #endif
-        return features
+    }
+
+    /// The C kernels library's default choice (`fovea_kernels_default_isa_name`):
+    /// the best variant the CPU supports, unless the environment variable
+    /// `FOVEA_ISA=scalar|avx2|avx512` names another supported one. One
+    /// detection and one variable rule both the SIMD backend and the C
+    /// kernels. (`fovea_kernels_set_isa` does not change it; use ``forced``.)
+    public static let preferred: SIMDKernelISA = {
+        let name = String(cString: fovea_kernels_default_isa_name())
+        if let isa = SIMDKernelISA(kernelsName: name), isa.isSupported { return isa }
+        return allCases.first { $0.isSupported } ?? .generic
     }()
 }
 

@@ -41,17 +41,19 @@ func referenceResult(of op: Op, input: Tensor) throws -> Tensor {
     return y
 }
 
-/// The kernel parameters for a 2-D pooling of an NCHW `inputShape` into `outputShape`
-/// (explicit pads only: `pads` is `[top, left, bottom, right]`).
-func poolParameters(_ a: PoolAttributes, inputShape: [Int], outputShape: [Int]) -> fovea_pool2d_params {
-    fovea_pool2d_params(
+/// The kernel parameters for a 2-D pooling of an NCHW `inputShape`, with the
+/// strides, dilations and pads (defaults and `auto_pad` resolved) and the
+/// output size that FoveaCore's `SpatialGeometry` gives.
+func poolParameters(_ a: PoolAttributes, inputShape: [Int]) throws -> fovea_pool2d_params {
+    let g = try SpatialGeometry(inputSize: Array(inputShape[2...]), pooling: a)
+    return fovea_pool2d_params(
         batch: inputShape[0], channels: inputShape[1],
         input_height: inputShape[2], input_width: inputShape[3],
-        output_height: outputShape[2], output_width: outputShape[3],
-        kernel_height: a.kernelShape[0], kernel_width: a.kernelShape[1],
-        stride_height: a.strides[0], stride_width: a.strides[1],
-        dilation_height: a.dilations[0], dilation_width: a.dilations[1],
-        pad_top: a.pads[0], pad_left: a.pads[1], pad_bottom: a.pads[2], pad_right: a.pads[3],
+        output_height: g.outputSize[0], output_width: g.outputSize[1],
+        kernel_height: g.kernelShape[0], kernel_width: g.kernelShape[1],
+        stride_height: g.strides[0], stride_width: g.strides[1],
+        dilation_height: g.dilations[0], dilation_width: g.dilations[1],
+        pad_top: g.padsBegin[0], pad_left: g.padsBegin[1], pad_bottom: g.padsEnd[0], pad_right: g.padsEnd[1],
         count_include_pad: a.countIncludePad ? 1 : 0)
 }
 
@@ -87,8 +89,20 @@ func runGlobalPoolKernel(max: Bool, shape: [Int], _ x: [Float]) throws -> [Float
     return y
 }
 
+/// Runs a 2-D or global pooling `op` on `x` with the C kernels and the active ISA.
+func runPoolingKernel(_ op: Op, _ x: Tensor) throws -> [Float] {
+    let floats = try x.requireFloats()
+    switch op {
+    case .maxPool(let a): return try runPoolKernel(max: true, try poolParameters(a, inputShape: x.shape), floats)
+    case .averagePool(let a): return try runPoolKernel(max: false, try poolParameters(a, inputShape: x.shape), floats)
+    case .globalMaxPool: return try runGlobalPoolKernel(max: true, shape: x.shape, floats)
+    case .globalAveragePool: return try runGlobalPoolKernel(max: false, shape: x.shape, floats)
+    default: throw FoveaError(.unsupported, "\(op.typeName) is not a pooling")
+    }
+}
+
 /// The index and values of the first element that differs, or nil.
-/// `exact`: same bits (any NaN matches any NaN); else `|got - want| <= 1e-6 * max(1, |want|)`
+/// `exact`: same bits, the sign of zero included (any NaN matches any NaN); else `|got - want| <= 1e-6 * max(1, |want|)`
 /// (inputs lie in [-1, 1], so this is 1e-6 relative to the data's scale).
 func firstMismatch(_ got: [Float], _ want: [Float], exact: Bool) -> (index: Int, got: Float, want: Float)? {
     guard got.count == want.count else { return (-1, Float(got.count), Float(want.count)) }

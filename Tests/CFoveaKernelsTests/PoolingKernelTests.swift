@@ -4,17 +4,20 @@ import XCTest
 
 /// The C pooling kernels, every ISA variant this CPU runs, against FoveaCore's
 /// reference backend on random shapes (odd sizes, strides, dilations,
-/// asymmetric pads, ceil mode, count_include_pad, batch > 1).
+/// asymmetric pads, pads past the window, ceil mode, count_include_pad,
+/// batch > 1) and on the special values every backend must get exactly
+/// (LayerCheck.poolingSpecialCases: NaN, ±inf, windows entirely in padding).
 ///
-/// Max pooling must match bit for bit; average pooling within 1e-6 of the
-/// data's scale (the reference and the kernels may add in different orders).
+/// Max pooling must match bit for bit, the sign of zero included; average
+/// pooling within 1e-6 of the data's scale.
 final class PoolingKernelTests: XCTestCase {
     override func tearDown() {
         fovea_kernels_set_isa("auto")
         super.tearDown()
     }
 
-    /// A random pooling that has no window made only of padding (which the kernels refuse).
+    /// A random pooling. One in four has pads as large as the window or larger,
+    /// so whole windows lie in the padding (-FLT_MAX for max, 0 for average).
     private func randomPooling(_ rng: inout SeededGenerator) -> (attributes: PoolAttributes, inputShape: [Int]) {
         while true {
             let sizes = [1, 2, 5, 7, 13, 37]
@@ -22,25 +25,30 @@ final class PoolingKernelTests: XCTestCase {
                               sizes.randomElement(using: &rng) ?? 7, sizes.randomElement(using: &rng) ?? 7]
             let kernel = [Int.random(in: 1...4, using: &rng), Int.random(in: 1...4, using: &rng)]
             let dilations = [Int.random(in: 1...2, using: &rng), Int.random(in: 1...2, using: &rng)]
-            // Pads smaller than the kernel, each side on its own (ONNX runtimes require pad < kernel).
-            let pads = [0, 1, 0, 1].map { axis in Int.random(in: 0..<kernel[axis], using: &rng) }
+            // Pads smaller than the kernel, each side on its own (as most models have), or sometimes larger.
+            let padsPastTheWindow = Int.random(in: 0..<4, using: &rng) == 0
+            let pads = [0, 1, 0, 1].map { axis in
+                Int.random(in: 0..<(kernel[axis] + (padsPastTheWindow ? 3 : 0)), using: &rng)
+            }
             let attributes = PoolAttributes(
                 kernelShape: kernel,
                 strides: [Int.random(in: 1...3, using: &rng), Int.random(in: 1...3, using: &rng)],
                 dilations: dilations, pads: pads, ceilMode: Bool.random(using: &rng),
                 countIncludePad: Bool.random(using: &rng))
-            guard let geometry = try? SpatialGeometry(inputSize: Array(inputShape[2...]), pooling: attributes) else {
-                continue // the window does not fit the padded input
-            }
-            let everyWindowReadsInput = (0..<2).allSatisfy { axis in
-                (0..<geometry.outputSize[axis]).allSatisfy { !geometry.validTapRange(axis: axis, output: $0).isEmpty }
-            }
-            if everyWindowReadsInput { return (attributes, inputShape) }
+            if (try? SpatialGeometry(inputSize: Array(inputShape[2...]), pooling: attributes)) != nil {
+                return (attributes, inputShape)
+            } // else the window does not fit the padded input: draw again
         }
     }
 
-    private func randomInput(shape: [Int], _ rng: inout SeededGenerator) throws -> Tensor {
-        try Tensor(shape: shape, floats: (0..<shape.elementCount).map { _ in Float.random(in: -1...1, using: &rng) })
+    /// Uniform in [-1, 1]; with `specials`, one value in ten is NaN, ±inf, ±0 or ±FLT_MAX.
+    private func randomInput(shape: [Int], specials: Bool = false, _ rng: inout SeededGenerator) throws -> Tensor {
+        let special: [Float] = [.nan, .infinity, -.infinity, 0, -0.0, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+        return try Tensor(shape: shape, floats: (0..<shape.elementCount).map { _ in
+            specials && Int.random(in: 0..<10, using: &rng) == 0
+                ? special.randomElement(using: &rng) ?? .nan
+                : Float.random(in: -1...1, using: &rng)
+        })
     }
 
     func testMaxAndAveragePoolingMatchTheReferenceOnRandomShapes() throws {
@@ -50,12 +58,14 @@ final class PoolingKernelTests: XCTestCase {
         var compared = 0
         for shapeIndex in 0..<100 {
             let (attributes, inputShape) = randomPooling(&rng)
-            let x = try randomInput(shape: inputShape, &rng)
+            // Half the shapes have special values (both ops add / compare taps in the reference's order).
+            let x = try randomInput(shape: inputShape, specials: shapeIndex % 4 < 2, &rng)
             let floats = try x.requireFloats()
             let isMax = shapeIndex % 2 == 0
             let op: Op = isMax ? .maxPool(attributes) : .averagePool(attributes)
             let want = try referenceResult(of: op, input: x)
-            let params = poolParameters(attributes, inputShape: inputShape, outputShape: want.shape)
+            let params = try poolParameters(attributes, inputShape: inputShape)
+            XCTAssertEqual([params.output_height, params.output_width], Array(want.shape[2...]))
             let wantFloats = try want.requireFloats()
             for isa in isas {
                 let got = try withKernelISA(isa) { try runPoolKernel(max: isMax, params, floats) }
@@ -76,7 +86,7 @@ final class PoolingKernelTests: XCTestCase {
                                             pads: [0, 0, 0, 0], ceilMode: true)
             let x = try randomInput(shape: [2, channels, size, size], &rng)
             let want = try referenceResult(of: .maxPool(attributes), input: x)
-            let params = poolParameters(attributes, inputShape: x.shape, outputShape: want.shape)
+            let params = try poolParameters(attributes, inputShape: x.shape)
             for isa in supportedKernelISAs {
                 let got = try withKernelISA(isa) { try runPoolKernel(max: true, params, try x.requireFloats()) }
                 XCTAssertNil(firstMismatch(got, try want.requireFloats(), exact: true), "\(isa) \(size)×\(size)")
@@ -90,8 +100,10 @@ final class PoolingKernelTests: XCTestCase {
             let sizes = [1, 3, 4, 7, 13, 17, 37]
             let shape = [Bool.random(using: &rng) ? 1 : 2, Int.random(in: 1...5, using: &rng),
                          sizes.randomElement(using: &rng) ?? 7, sizes.randomElement(using: &rng) ?? 7]
-            let x = try randomInput(shape: shape, &rng)
             let isMax = shapeIndex % 2 == 0
+            // Global max with special values too; the global average sums in double, the reference in
+            // float, so ±FLT_MAX could overflow in one and not the other: plain values there.
+            let x = try randomInput(shape: shape, specials: isMax && shapeIndex % 4 == 0, &rng)
             let want = try referenceResult(of: isMax ? .globalMaxPool : .globalAveragePool, input: x)
             XCTAssertEqual(want.shape, [shape[0], shape[1], 1, 1])
             for isa in supportedKernelISAs {
@@ -108,15 +120,75 @@ final class PoolingKernelTests: XCTestCase {
         var rng = SeededGenerator(seed: 5)
         for _ in 0..<20 {
             let (attributes, inputShape) = randomPooling(&rng)
-            let x = try randomInput(shape: inputShape, &rng).requireFloats()
-            let geometry = try SpatialGeometry(inputSize: Array(inputShape[2...]), pooling: attributes)
-            let params = poolParameters(attributes, inputShape: inputShape, outputShape: Array(inputShape[..<2]) + geometry.outputSize)
+            let x = try randomInput(shape: inputShape, specials: true, &rng).requireFloats()
+            let params = try poolParameters(attributes, inputShape: inputShape)
             for isMax in [true, false] {
                 let scalar = try withKernelISA("scalar") { try runPoolKernel(max: isMax, params, x) }
                 for isa in supportedKernelISAs where isa != "scalar" {
                     let got = try withKernelISA(isa) { try runPoolKernel(max: isMax, params, x) }
                     XCTAssertNil(firstMismatch(got, scalar, exact: true), "\(isa) vs scalar, \(inputShape) \(attributes)")
                 }
+            }
+        }
+    }
+
+    /// `LayerCheck.poolingSpecialCases` (Tests/FoveaTestSupport, which this
+    /// target does not link: keep the two lists alike) plus the order of +0 and
+    /// -0, which `Tolerance.exact` does not see but these kernels match too.
+    static func specialCases() throws -> [(op: Op, input: Tensor, description: String)] {
+        let x = try Tensor(shape: [1, 1, 2, 2], floats: [1, -.infinity, .nan, 4])
+        let allPadding = PoolAttributes(kernelShape: [2, 2], strides: [1, 1], dilations: [], pads: [3, 3, 3, 3])
+        var includePad = allPadding
+        includePad.countIncludePad = true
+        let pair = PoolAttributes(kernelShape: [1, 2], strides: [], dilations: [], pads: [])
+        let special = try Tensor(shape: [1, 2, 1, 4], floats: [-.infinity, .nan, -.infinity, -.infinity, .nan, .nan, .infinity, 2])
+        // Zeros: MaxPool keeps the first of equal values, GlobalMaxPool (Swift.max) the last.
+        let zeros = try Tensor(shape: [1, 3, 1, 4], floats: [0, -0.0, -0.0, 0, -0.0, 0, 0, -0.0, .nan, -0.0, .nan, -.infinity])
+        let square = PoolAttributes(kernelShape: [2, 2], strides: [1, 1], dilations: [], pads: [1, 1, 1, 1])
+        let zeroRows = try Tensor(shape: [1, 1, 2, 2], floats: [-0.0, 0, 0, -0.0])
+        let allNaN = try Tensor(shape: [2, 1, 3, 5], floats: [Float](repeating: .nan, count: 30))
+        return [
+            (.maxPool(allPadding), x, "max, windows entirely in padding"),
+            (.averagePool(allPadding), x, "average, windows entirely in padding"),
+            (.averagePool(includePad), x, "average, windows in padding, count_include_pad"),
+            (.maxPool(pair), special, "max of -inf and NaN"),
+            (.averagePool(pair), special, "average of NaN and inf"),
+            (.globalMaxPool, special, "global max of NaN and -inf"),
+            (.globalAveragePool, special, "global average of NaN and inf"),
+            (.maxPool(pair), zeros, "max of +0 and -0 in both orders"),
+            (.globalMaxPool, zeros, "global max of +0 and -0 in both orders"),
+            (.maxPool(square), zeroRows, "max of +0 and -0 across rows, with padding"),
+            (.averagePool(square), zeroRows, "average of +0 and -0"),
+            (.maxPool(square), allNaN, "max of NaN only"),
+            (.globalMaxPool, allNaN, "global max of NaN only"),
+            (.averagePool(square), allNaN, "average of NaN only"),
+        ]
+    }
+
+    func testSpecialValuesMatchTheReferenceBitForBit() throws {
+        for (op, x, description) in try Self.specialCases() {
+            let want = try referenceResult(of: op, input: x).requireFloats()
+            for isa in supportedKernelISAs {
+                let got = try withKernelISA(isa) { try runPoolingKernel(op, x) }
+                if let bad = firstMismatch(got, want, exact: true) {
+                    XCTFail("\(isa) \(description): output \(bad.index) is \(bad.got) (0x\(String(bad.got.bitPattern, radix: 16))), reference \(bad.want) (0x\(String(bad.want.bitPattern, radix: 16)))")
+                }
+            }
+        }
+    }
+
+    func testSpecialValuesGiveWhatTheReferenceDocuments() throws {
+        // The numbers LayerCheck.poolingSpecialCases stands for, spelled out.
+        let lowest = -Float.greatestFiniteMagnitude
+        let pair = PoolAttributes(kernelShape: [1, 2], strides: [], dilations: [], pads: [])
+        let special = try Tensor(shape: [1, 2, 1, 4], floats: [-.infinity, .nan, -.infinity, -.infinity, .nan, .nan, .infinity, 2])
+        for isa in supportedKernelISAs {
+            try withKernelISA(isa) {
+                XCTAssertEqual(try runPoolingKernel(.maxPool(pair), special), [lowest, lowest, lowest, lowest, .infinity, .infinity], isa)
+                XCTAssertEqual(try runPoolingKernel(.globalMaxPool, special), [-.infinity, .infinity], isa)
+                XCTAssertTrue(try runPoolingKernel(.globalAveragePool, special).allSatisfy(\.isNaN), isa)
+                let average = try runPoolingKernel(.averagePool(pair), special)
+                XCTAssertTrue(average[0].isNaN && average[1].isNaN && average[2] == -.infinity, "\(isa) \(average)")
             }
         }
     }

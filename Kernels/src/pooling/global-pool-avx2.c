@@ -5,25 +5,16 @@
 
 FOVEA_TARGET_AVX2
 float fovea_global_maxpool_f32__avx2(size_t count, const float *x) {
+    /* The largest value, NaN skipped (_mm256_max_ps(v, max) keeps max when v is NaN); its zero sign is fixed after. */
     __m256 max = _mm256_set1_ps(-INFINITY);
-    __m256 saw_nan = _mm256_setzero_ps();
     size_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        const __m256 v = _mm256_loadu_ps(x + i);
-        saw_nan = _mm256_or_ps(saw_nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-        max = fovea_maximum_avx2(max, v);
-    }
-    if (_mm256_movemask_ps(saw_nan)) return fovea_default_nan();
+    for (; i + 8 <= count; i += 8) max = _mm256_max_ps(_mm256_loadu_ps(x + i), max);
     float lanes[8];
     _mm256_storeu_ps(lanes, max);
-    float result = lanes[0];
-    for (int lane = 1; lane < 8; lane++) result = fovea_maximum_f32(result, lanes[lane]);
-    for (; i < count; i++) {
-        const float v = x[i];
-        if (v != v) return fovea_default_nan();
-        result = fovea_maximum_f32(result, v);
-    }
-    return result;
+    float result = -INFINITY;
+    for (int lane = 0; lane < 8; lane++) result = fovea_max_step_f32(result, lanes[lane]);
+    for (; i < count; i++) result = fovea_max_step_f32(result, x[i]);
+    return fovea_global_max_zero_sign(count, x, result);
 }
 
 FOVEA_TARGET_AVX2

@@ -2,14 +2,10 @@
 #include "pooling.h"
 
 float fovea_global_maxpool_f32__scalar(size_t count, const float *x) {
+    /* The reference's fold (Swift.max from -inf, see pooling.h): the SIMD variants must give these bits. */
     float max = -INFINITY;
-    int saw_nan = 0;
-    for (size_t i = 0; i < count; i++) {
-        const float v = x[i];
-        if (v != v) saw_nan = 1;
-        else max = fovea_maximum_f32(max, v);
-    }
-    return saw_nan ? fovea_default_nan() : max;
+    for (size_t i = 0; i < count; i++) max = fovea_global_max_step_f32(max, x[i]);
+    return max;
 }
 
 float fovea_global_avgpool_f32__scalar(size_t count, const float *x) {

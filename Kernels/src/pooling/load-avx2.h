@@ -1,7 +1,7 @@
 /*
- * AVX2 helpers for the pooling variants: strided row loads and the
- * order-independent maximum. Include only from *-avx2.c files: everything
- * here is compiled for AVX2 + FMA and must only run after dispatch chose it.
+ * AVX2 helpers for the pooling variants: strided row loads. Include only from
+ * *-avx2.c files: everything here is compiled for AVX2 + FMA and must only run
+ * after dispatch chose it.
  */
 #ifndef FOVEA_KERNELS_LOAD_AVX2_H
 #define FOVEA_KERNELS_LOAD_AVX2_H
@@ -31,11 +31,6 @@ static inline FOVEA_TARGET_AVX2 __m256 fovea_load_strided_avx2(const float *base
         return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0)));
     }
     return _mm256_i32gather_ps(base, gather_index, 4);
-}
-
-/* fovea_maximum_f32 lane by lane: max either way round, AND-ed so +0 beats -0. NaN lanes give garbage (tracked apart). */
-static inline FOVEA_TARGET_AVX2 __m256 fovea_maximum_avx2(__m256 a, __m256 b) {
-    return _mm256_and_ps(_mm256_max_ps(a, b), _mm256_max_ps(b, a));
 }
 
 #endif /* FOVEA_HAVE_X86_VARIANTS */

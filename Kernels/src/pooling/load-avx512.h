@@ -1,7 +1,7 @@
 /*
- * AVX-512 helpers for the pooling variants: strided row loads and the
- * order-independent maximum. Include only from *-avx512.c files: everything
- * here is compiled for AVX-512F and must only run after dispatch chose it.
+ * AVX-512 helpers for the pooling variants: strided row loads and lane masks.
+ * Include only from *-avx512.c files: everything here is compiled for AVX-512F
+ * and must only run after dispatch chose it.
  */
 #ifndef FOVEA_KERNELS_LOAD_AVX512_H
 #define FOVEA_KERNELS_LOAD_AVX512_H
@@ -40,13 +40,6 @@ static inline FOVEA_TARGET_AVX512 __m512 fovea_load_strided_avx512(const float *
         return _mm512_permutex2var_ps(low, evens, high);
     }
     return _mm512_mask_i32gather_ps(_mm512_setzero_ps(), fovea_low_lanes_avx512(lanes), gather_index, base, 4);
-}
-
-/* fovea_maximum_f32 lane by lane: max either way round, AND-ed so +0 beats -0. NaN lanes give garbage (tracked apart). */
-static inline FOVEA_TARGET_AVX512 __m512 fovea_maximum_avx512(__m512 a, __m512 b) {
-    const __m512i ab = _mm512_castps_si512(_mm512_max_ps(a, b));
-    const __m512i ba = _mm512_castps_si512(_mm512_max_ps(b, a));
-    return _mm512_castsi512_ps(_mm512_and_si512(ab, ba));
 }
 
 #endif /* FOVEA_HAVE_X86_VARIANTS */

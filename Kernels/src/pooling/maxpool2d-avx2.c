@@ -1,7 +1,9 @@
 /*
  * Max pooling of one plane with AVX2: 8 output columns at a time; border
  * columns and the last columns that do not fill a vector use the scalar
- * per-output code. Results match the scalar variant bit for bit.
+ * per-output code. Each lane folds its taps in the scalar order with
+ * _mm256_max_ps(x, acc) (= x > acc ? x : acc, NaN x keeps acc), so results
+ * match the scalar variant bit for bit.
  */
 #include "load-avx2.h"
 
@@ -16,7 +18,7 @@ void fovea_maxpool2d_f32__avx2(const fovea_pool2d_params *p, const float *x, flo
     const int64_t dh = (int64_t)p->dilation_height, dw = (int64_t)p->dilation_width;
     const fovea_column_range interior = fovea_interior_columns(p);
     const __m256i gather_index = fovea_stride_index_avx2(sw);
-    const __m256 nan = _mm256_set1_ps(fovea_default_nan());
+    const __m256 lowest = _mm256_set1_ps(-FLT_MAX);
 
     for (int64_t oh = 0; oh < out_height; oh++) {
         const fovea_taps rows = fovea_row_taps(p, oh);
@@ -25,17 +27,15 @@ void fovea_maxpool2d_f32__avx2(const fovea_pool2d_params *p, const float *x, flo
         int64_t ow = 0;
         for (; ow < interior.begin; ow++) y_row[ow] = fovea_maxpool2d_output(p, x, rows, ih0, ow);
         for (; ow + 8 <= interior.end; ow += 8) {
-            __m256 max = _mm256_set1_ps(-INFINITY);
-            __m256 saw_nan = _mm256_setzero_ps();
+            __m256 max = lowest;
             for (int64_t kh = rows.first; kh < rows.end; kh++) {
                 const float *window_row = x + (ih0 + kh * dh) * width + ow * sw - (int64_t)p->pad_left;
                 for (int64_t kw = 0; kw < kernel_width; kw++) {
                     const __m256 v = fovea_load_strided_avx2(window_row + kw * dw, sw, gather_index);
-                    saw_nan = _mm256_or_ps(saw_nan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-                    max = fovea_maximum_avx2(max, v);
+                    max = _mm256_max_ps(v, max); /* operand order matters: see pooling.h */
                 }
             }
-            _mm256_storeu_ps(y_row + ow, _mm256_blendv_ps(max, nan, saw_nan));
+            _mm256_storeu_ps(y_row + ow, max);
         }
         for (; ow < out_width; ow++) y_row[ow] = fovea_maxpool2d_output(p, x, rows, ih0, ow);
     }

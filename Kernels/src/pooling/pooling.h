@@ -5,8 +5,9 @@
  *
  * A variant computes one plane (one channel of one batch item); the exported
  * entry points check the arguments, pick the variant and run it over all
- * planes (in parallel with OpenMP). Variants assume checked parameters: every
- * window holds at least one input element and all sizes fit in int64_t.
+ * planes (in parallel with OpenMP). Variants assume checked parameters (all
+ * sizes fit in int64_t). A window may hold no input element (only padding):
+ * max pooling then gives -FLT_MAX and average pooling 0, as the reference backend.
  */
 #ifndef FOVEA_KERNELS_POOLING_H
 #define FOVEA_KERNELS_POOLING_H
@@ -14,6 +15,7 @@
 #include "fovea_kernels.h"
 #include "../runtime/runtime.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -45,30 +47,47 @@ float fovea_global_avgpool_f32__avx512(size_t count, const float *x);
 
 /* ---- Max semantics ------------------------------------------------------- */
 
-/* The quiet NaN every max kernel returns for a window holding a NaN. */
-#define FOVEA_DEFAULT_NAN_BITS 0x7FC00000u
+/*
+ * Max pooling computes exactly what FoveaCore's reference backend computes
+ * (ReferencePooling, LayerCheck.poolingSpecialCases), bit for bit:
+ *
+ *  - 2-D max pooling folds the window's input taps in tap order (row by row,
+ *    left to right) into an accumulator that starts at -FLT_MAX with
+ *    `acc = x > acc ? x : acc` (fovea_max_step_f32). So NaN never wins (the
+ *    comparison is false), -inf never beats -FLT_MAX, and among equal values
+ *    the first one stays (+0 then -0 gives +0; -0 then +0 gives -0). A window
+ *    of nothing but NaN, -inf and padding gives -FLT_MAX.
+ *    SIMD variants fold one output per lane in the same tap order with
+ *    _mm*_max_ps(x, acc), which returns its second operand when the operands
+ *    are equal or either is NaN: the same rule, lane by lane.
+ *
+ *  - Global max pooling folds the plane in memory order from -inf with
+ *    Swift.max's rule `acc = x >= acc ? x : acc` (fovea_global_max_step_f32):
+ *    NaN is skipped, a plane of NaN and -inf gives -inf, and among equal values
+ *    the last one stays. The largest value does not depend on the order, only
+ *    the sign of a zero result does; SIMD variants therefore take the maximum
+ *    lane-wise and, when it is zero, return the last zero of the plane
+ *    (fovea_global_max_zero_sign).
+ */
+static inline float fovea_max_step_f32(float acc, float x) {
+    return x > acc ? x : acc;
+}
 
-static inline float fovea_default_nan(void) {
-    const uint32_t bits = FOVEA_DEFAULT_NAN_BITS;
-    float value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
+static inline float fovea_global_max_step_f32(float acc, float x) {
+    return x >= acc ? x : acc;
 }
 
 /*
- * IEEE 754-2019 maximum of two non-NaN floats, with +0 > -0, so a reduction
- * gives the same bits in any order. (Callers track NaN separately.)
+ * The global maximum of x[0 ..< count] given its value `max` (NaN ignored,
+ * sign of zero unknown): `max` itself unless it is zero, else the last zero of
+ * the plane (+0 or -0), which is what the in-order fold keeps.
  */
-static inline float fovea_maximum_f32(float a, float b) {
-    if (a > b) return a;
-    if (b > a) return b;
-    /* Equal: only +0 / -0 differ in bits, and AND-ing their bits gives +0. */
-    uint32_t ua, ub;
-    memcpy(&ua, &a, sizeof ua);
-    memcpy(&ub, &b, sizeof ub);
-    ua &= ub;
-    memcpy(&a, &ua, sizeof a);
-    return a;
+static inline float fovea_global_max_zero_sign(size_t count, const float *x, float max) {
+    if (max != 0.0f) return max;
+    for (size_t i = count; i > 0; i--) {
+        if (x[i - 1] == 0.0f) return x[i - 1];
+    }
+    return max; /* not reached: a zero maximum is one of the elements */
 }
 
 /* ---- Window arithmetic --------------------------------------------------- */
@@ -79,6 +98,11 @@ typedef struct fovea_taps {
     int64_t end;    /* one past the last tap inside the input (end <= first: none) */
     int64_t padded; /* taps 0 ..< padded lie inside input + pads (for count_include_pad) */
 } fovea_taps;
+
+/* The number of taps inside the input (0 for a window in the padding). */
+static inline int64_t fovea_tap_count(fovea_taps taps) {
+    return taps.end > taps.first ? taps.end - taps.first : 0;
+}
 
 /*
  * Output `index` along an axis starts at input position index*stride - pad_begin
@@ -130,31 +154,33 @@ static inline fovea_column_range fovea_interior_columns(const fovea_pool2d_param
 
 /* ---- Scalar per-output computations (also the border path of SIMD variants) ---- */
 
-/* Max over the window of output (oh, ow); `rows` are oh's row taps, input row ih0 is its start. */
+/*
+ * Max over the window of output (oh, ow) (-FLT_MAX if it holds no input);
+ * `rows` are oh's row taps, input row ih0 is its start.
+ */
 static inline float fovea_maxpool2d_output(const fovea_pool2d_params *p, const float *x, fovea_taps rows,
                                            int64_t ih0, int64_t ow) {
     const int64_t width = (int64_t)p->input_width;
     const int64_t dh = (int64_t)p->dilation_height, dw = (int64_t)p->dilation_width;
     const fovea_taps cols = fovea_column_taps(p, ow);
     const int64_t iw0 = ow * (int64_t)p->stride_width - (int64_t)p->pad_left;
-    float max = -INFINITY;
-    int saw_nan = 0;
+    float max = -FLT_MAX;
     for (int64_t kh = rows.first; kh < rows.end; kh++) {
         const int64_t row = (ih0 + kh * dh) * width + iw0; /* may be negative; row + kw*dw is not */
-        for (int64_t kw = cols.first; kw < cols.end; kw++) {
-            const float v = x[row + kw * dw];
-            if (v != v) saw_nan = 1;
-            else max = fovea_maximum_f32(max, v);
-        }
+        for (int64_t kw = cols.first; kw < cols.end; kw++) max = fovea_max_step_f32(max, x[row + kw * dw]);
     }
-    return saw_nan ? fovea_default_nan() : max;
+    return max;
 }
 
-/* The divisor of an average-pooling window (see count_include_pad). */
+/*
+ * The divisor of an average-pooling window (see count_include_pad). A window
+ * with nothing to count holds no input either: its sum is +0 and the divisor
+ * 1, so it gives +0, as the reference backend does (it skips the division).
+ */
 static inline float fovea_avgpool2d_divisor(const fovea_pool2d_params *p, fovea_taps rows, fovea_taps cols) {
     const int64_t count = p->count_include_pad ? rows.padded * cols.padded
-                                               : (rows.end - rows.first) * (cols.end - cols.first);
-    return (float)count;
+                                               : fovea_tap_count(rows) * fovea_tap_count(cols);
+    return count > 0 ? (float)count : 1.0f;
 }
 
 /* Average over the window of output (oh, ow), summed row by row in tap order. */

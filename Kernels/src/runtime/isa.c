@@ -86,6 +86,10 @@ const char *fovea_kernels_isa_name(void) {
     return isa_names[fovea_active_isa()];
 }
 
+const char *fovea_kernels_default_isa_name(void) {
+    return isa_names[default_choice()];
+}
+
 int fovea_kernels_isa_supported(const char *name) {
     return isa_is_supported(isa_from_name(name));
 }
