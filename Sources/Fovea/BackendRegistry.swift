@@ -21,7 +21,13 @@ public struct BackendRegistry: Sendable {
 
     /// Fovea's built-in backends. `blas` runs only Conv, Gemm and MatMul, so
     /// it comes after `simd` by default; force it with `blas,simd`.
-    public static let standard = BackendRegistry([SIMDBackend(), BLASBackend(), KernelsBackend()])
+    public static let standard = BackendRegistry.standard(winograd: .measured)
+
+    /// The built-in backends, with the kernels backend's 3×3 convolutions on
+    /// `winograd` (`.off` for the GEMM everywhere, `.forced(.winogradF4)`, ...).
+    public static func standard(winograd: WinogradPolicy) -> BackendRegistry {
+        BackendRegistry([SIMDBackend(), BLASBackend(), KernelsBackend(winograd: winograd)])
+    }
 
     /// What OpenBLAS says of itself (version, build, the kernels it chose for
     /// this CPU or that `OPENBLAS_CORETYPE` forced), for benchmark reports.

@@ -1,3 +1,6 @@
 // `import Fovea` gives users the graph, tensor and image types too.
 @_exported import FoveaCore
 @_exported import FoveaImage
+// The kernels backend's algorithm choices (WinogradPolicy, ConvolutionAlgorithm).
+@_exported import enum FoveaKernels.WinogradPolicy
+@_exported import enum FoveaKernels.ConvolutionAlgorithm

@@ -4,11 +4,13 @@ import Fovea
 /// `--backend` and `--threads`, shared by the commands that run a model.
 struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("backend"),
-            help: "A backend (simd, blas, reference) or a comma-separated preference list such as blas,simd. Nodes the chosen backends cannot run go to the reference backend. Default: fastest first.")
+            help: "A backend (kernels, simd, blas, reference) or a comma-separated preference list such as blas,simd. Nodes the chosen backends cannot run go to the reference backend. Default: fastest first.")
     var backends: String?
 
     @Option(help: "Intra-op threads per run (default: every core).")
     var threads: Int?
+
+    @OptionGroup var winograd: WinogradOption
 
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -16,7 +18,7 @@ struct BackendOptions: ParsableArguments {
     }
 
     var configuration: ModelConfiguration {
-        ModelConfiguration(backends: backends.map(Self.backendNames), threads: threads)
+        ModelConfiguration(backends: backends.map(Self.backendNames), threads: threads, registry: winograd.registry)
     }
 
     /// `simd, reference` → `["simd", "reference"]`.

@@ -30,10 +30,11 @@ struct Parity: ParsableCommand {
     var json = false
 
     @OptionGroup var optimizations: OptimizationFlags
+    @OptionGroup var winograd: WinogradOption
 
     func run() throws {
         let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(optimizations: optimizations.options))
-        let registry = BackendRegistry.standard
+        let registry = winograd.registry
         let names = backends.map(BackendOptions.backendNames) ?? registry.names
         // The reference is the baseline, not a candidate.
         let candidates = try registry.backends(named: names).filter { $0.name != ReferenceBackend.name }
