@@ -19,11 +19,13 @@ extern "C" {
  * in GFLOP/s (a multiply-add counts as 2 floating-point operations per lane).
  *
  * `isa` is an ISA name as in fovea_kernels_set_isa: "avx512" (16-lane FMA on
- * zmm registers), "avx2" (8-lane FMA on ymm registers) or "scalar" (one lane,
- * portable C: a multiply and an add, which is what the scalar kernels can do on
- * baseline x86-64). Each variant keeps enough independent accumulator chains
- * (16 zmm, 12 ymm, 16 scalar) to hide the instruction latency, so the result
- * is the throughput limit of the execution units.
+ * zmm registers), "avx2" (8-lane FMA on ymm registers) or "scalar" (one lane:
+ * a multiply and an add, which is what the scalar kernels have on baseline
+ * x86-64). Each variant keeps enough independent accumulator chains (16 zmm,
+ * 12 ymm, 14 xmm) to hide the instruction latency, so the result is the
+ * throughput limit of the execution units. On x86-64 the loops are inline
+ * assembly, so the figure does not depend on the library's optimization level;
+ * elsewhere only "scalar" is measured (in C) and the others give 0.
  *
  * `seconds` is how long to measure (0.05 when not positive or not a number;
  * at most 10). The probe times many short blocks and returns the fastest, so a

@@ -4,8 +4,16 @@ import Foundation
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure a model's latency, with a per-node profile.",
-        discussion: "JSON keys: median_ms, min_ms, p90_ms, runs, threads, macs, nodes (node, op_type, backend, algorithm, ms, share, gflops).")
+        abstract: "Measure a model's latency, with a per-node profile; or each distinct layer on every backend (--layers).",
+        discussion: """
+        JSON keys: median_ms, min_ms, p90_ms, runs, threads, macs, nodes (node, op_type, backend, algorithm, ms, share, gflops).
+
+        --layers runs each distinct layer of the model alone (same operator, attributes and shapes = one layer) on \
+        every backend of --backends that can run it, and prints layer, shape, backend, algorithm, ms, GFLOP/s and the \
+        percentage of the machine's FMA peak (measured at start-up, times --threads). JSON keys: cpu, peak, threads, \
+        runs, warmup, layers (index, op, op_type, shape, count, nodes, macs, backends: backend, algorithm, ms, gflops, \
+        peak_percent). --svg FILE draws the table as a bar chart.
+        """)
 
     @Option(help: "The model file (.onnx).")
     var model: String
@@ -25,12 +33,27 @@ struct Bench: ParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(help: "Benchmark each distinct layer alone, on every backend that can run it.")
+    var layers = false
+
+    @Option(name: .customLong("backends"),
+            help: "With --layers: comma-separated backends to measure, such as simd,blas,reference (default: every registered backend).")
+    var layerBackends: String?
+
+    @Option(help: "With --layers: also draw the table as a bar chart in this SVG file.")
+    var svg: String?
+
+    @Option(name: .customLong("svg-metric"), help: "With --svg: what the bars show: ms (log scale) or peak (% of the FMA peak).")
+    var svgMetric: LayerBenchmarkChart.Metric?
+
     func validate() throws {
         guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
         guard warmup >= 0 else { throw ValidationError("--warmup must be at least 0") }
+        try validateLayerOptions()
     }
 
     func run() throws {
+        if layers { return try runLayers() }
         let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
         let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
         let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)

@@ -1,0 +1,174 @@
+/*
+ * The FMA peak probe (fovea_peak.h): independent multiply-add chains per ISA,
+ * timed in short blocks, the fastest block wins.
+ *
+ * Each block runs `iterations` rounds; a round advances every accumulator
+ * chain by one multiply-add, acc = acc * m + c. With m = 0.999 and c = 0.001 the
+ * chains converge to 1 and never reach denormals, infinities or NaN.
+ *
+ * On x86-64 the loops are inline assembly: the probe must measure the
+ * execution units, whatever the library is compiled with (a SwiftPM debug
+ * build compiles C at -O0, where intrinsics code keeps every accumulator on
+ * the stack and runs 30 times slower). Elsewhere a portable C loop measures
+ * the scalar variant only.
+ *
+ * Chains per variant: enough to cover latency × issue width of current cores
+ * (4-cycle FMA latency × 2 pipes = 8 in flight; 3 + 3 cycles for a scalar
+ * multiply then add on 2 + 2 pipes = 12) with margin, and few enough to stay
+ * in registers with m and c: 16 zmm (of 32), 12 ymm, 14 xmm (of 16).
+ */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime */
+
+#include "fovea_kernels.h"
+#include "runtime.h"
+
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+
+/* One block of a variant: `iterations` (>= 1) rounds over all its chains. */
+typedef void (*peak_block_fn)(size_t iterations, float m, float c);
+
+#if defined(__x86_64__)
+
+/* Twelve / sixteen copies of one instruction on registers 0..11 / 0..15, as assembly text. */
+#define ASM_12(op, reg) \
+    op(reg, 0) op(reg, 1) op(reg, 2) op(reg, 3) op(reg, 4) op(reg, 5) \
+    op(reg, 6) op(reg, 7) op(reg, 8) op(reg, 9) op(reg, 10) op(reg, 11)
+#define ASM_14(op, reg) ASM_12(op, reg) op(reg, 12) op(reg, 13)
+#define ASM_16(op, reg) ASM_14(op, reg) op(reg, 14) op(reg, 15)
+
+/* ---- scalar: 14 chains of mulss + addss (baseline x86-64 has no FMA) ---- */
+
+#define SCALAR_INIT(reg, k) "movaps %%xmm14, %%" #reg #k "\n\t"
+#define SCALAR_STEP(reg, k) "mulss %%xmm14, %%" #reg #k "\n\taddss %%xmm15, %%" #reg #k "\n\t"
+
+static void peak_block_scalar(size_t iterations, float m, float c) {
+    __asm__ volatile(
+        "movss %[m], %%xmm14\n\t"
+        "movss %[c], %%xmm15\n\t"
+        ASM_14(SCALAR_INIT, xmm)
+        "1:\n\t"
+        ASM_14(SCALAR_STEP, xmm)
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        : [n] "+r"(iterations)
+        : [m] "m"(m), [c] "m"(c)
+        : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+          "xmm12", "xmm13", "xmm14", "xmm15", "cc");
+}
+
+/* ---- avx2: 12 chains of 8-lane vfmadd213ps on ymm ---- */
+
+#define AVX2_INIT(reg, k) "vmovaps %%ymm12, %%" #reg #k "\n\t"
+#define AVX2_STEP(reg, k) "vfmadd213ps %%ymm13, %%ymm12, %%" #reg #k "\n\t"
+
+FOVEA_TARGET_AVX2 static void peak_block_avx2(size_t iterations, float m, float c) {
+    __asm__ volatile(
+        "vbroadcastss %[m], %%ymm12\n\t"
+        "vbroadcastss %[c], %%ymm13\n\t"
+        ASM_12(AVX2_INIT, ymm)
+        "1:\n\t"
+        ASM_12(AVX2_STEP, ymm)
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        "vzeroupper\n\t"
+        : [n] "+r"(iterations)
+        : [m] "m"(m), [c] "m"(c)
+        : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+          "xmm12", "xmm13", "cc");
+}
+
+/* ---- avx512: 16 chains of 16-lane vfmadd213ps on zmm ---- */
+
+#define AVX512_INIT(reg, k) "vmovaps %%zmm16, %%" #reg #k "\n\t"
+#define AVX512_STEP(reg, k) "vfmadd213ps %%zmm17, %%zmm16, %%" #reg #k "\n\t"
+
+FOVEA_TARGET_AVX512 static void peak_block_avx512(size_t iterations, float m, float c) {
+    __asm__ volatile(
+        "vbroadcastss %[m], %%zmm16\n\t"
+        "vbroadcastss %[c], %%zmm17\n\t"
+        ASM_16(AVX512_INIT, zmm)
+        "1:\n\t"
+        ASM_16(AVX512_STEP, zmm)
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        "vzeroupper\n\t"
+        : [n] "+r"(iterations)
+        : [m] "m"(m), [c] "m"(c)
+        : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+          "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "cc");
+}
+
+#else /* not x86-64: portable C, scalar only */
+
+/* 12 chains; a multiply and an add, contracted to an FMA where the target has one. */
+static void peak_block_scalar(size_t iterations, float m, float c) {
+    float a[12];
+    for (int k = 0; k < 12; k++) a[k] = 1.0f;
+    for (size_t i = 0; i < iterations; i++) {
+        for (int k = 0; k < 12; k++) a[k] = a[k] * m + c;
+    }
+    volatile float sink = 0.0f;
+    for (int k = 0; k < 12; k++) sink += a[k];
+    (void)sink;
+}
+
+#endif
+
+static double now_seconds(void) {
+    struct timespec time;
+    clock_gettime(CLOCK_MONOTONIC, &time);
+    return (double)time.tv_sec + 1e-9 * (double)time.tv_nsec;
+}
+
+/* Blocks shorter than this are too short to time well; longer ones are interrupted more often. */
+#define PEAK_BLOCK_SECONDS 2e-4
+
+double fovea_fma_peak_gflops(const char *isa, double seconds) {
+    if (!fovea_kernels_isa_supported(isa)) return 0.0;
+    if (!(seconds > 0.0)) seconds = 0.05; /* also NaN */
+    if (seconds > 10.0) seconds = 10.0;
+
+    peak_block_fn block = peak_block_scalar;
+#if defined(__x86_64__)
+    double flops_per_iteration = 14.0 * 1 * 2;
+    if (strcmp(isa, "avx512") == 0) {
+        block = peak_block_avx512;
+        flops_per_iteration = 16.0 * 16 * 2;
+    } else if (strcmp(isa, "avx2") == 0) {
+        block = peak_block_avx2;
+        flops_per_iteration = 12.0 * 8 * 2;
+    }
+#else
+    double flops_per_iteration = 12.0 * 1 * 2;
+    if (strcmp(isa, "scalar") != 0) return 0.0; /* no vector probe for this architecture */
+#endif
+    const float m = 0.999f, c = 0.001f;
+
+    /* Calibrate: double the block until it takes PEAK_BLOCK_SECONDS (this also wakes the wide units up). */
+    size_t iterations = 256;
+    const double start = now_seconds();
+    for (;;) {
+        const double t0 = now_seconds();
+        block(iterations, m, c);
+        const double elapsed = now_seconds() - t0;
+        if (elapsed >= PEAK_BLOCK_SECONDS || iterations >= ((size_t)1 << 30)) break;
+        iterations *= 2;
+    }
+
+    /* Measure: the fastest of as many blocks as fit in the time given (at least 10). */
+    double best = 0.0;
+    int blocks = 0;
+    while (blocks < 10 || now_seconds() - start < seconds) {
+        const double t0 = now_seconds();
+        block(iterations, m, c);
+        const double elapsed = now_seconds() - t0;
+        if (elapsed > 0.0) {
+            const double gflops = flops_per_iteration * (double)iterations / elapsed * 1e-9;
+            if (gflops > best) best = gflops;
+        }
+        blocks++;
+    }
+    return best;
+}
