@@ -1,0 +1,149 @@
+/*
+ * The exported depthwise convolution: check the parameters, pick the variant
+ * for the shape and the ISA, run it over the output planes (and row bands of
+ * them when planes are few) in parallel with OpenMP.
+ */
+#include "depthwise.h"
+
+#include <stdint.h>
+
+typedef enum dwconv_kind { DWCONV_3X3S1 = 0, DWCONV_3X3S2 = 1, DWCONV_KXK = 2, DWCONV_KIND_COUNT = 3 } dwconv_kind;
+
+#if FOVEA_HAVE_X86_VARIANTS
+#define DWCONV_ROW(kind)                                                                                    \
+    { fovea_dwconv_##kind##_f32__scalar, fovea_dwconv_##kind##_f32__avx2, fovea_dwconv_##kind##_f32__avx512 }
+#else
+#define DWCONV_ROW(kind)                                                                                    \
+    { fovea_dwconv_##kind##_f32__scalar, fovea_dwconv_##kind##_f32__scalar, fovea_dwconv_##kind##_f32__scalar }
+#endif
+
+static const fovea_dwconv_fn dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
+    DWCONV_ROW(3x3s1),
+    DWCONV_ROW(3x3s2),
+    DWCONV_ROW(kxk),
+};
+
+#if FOVEA_HAVE_X86_VARIANTS
+#define DWCONV_NAMES(kind) {"dwconv_" #kind "_scalar", "dwconv_" #kind "_avx2", "dwconv_" #kind "_avx512"}
+#else
+#define DWCONV_NAMES(kind) {"dwconv_" #kind "_scalar", "dwconv_" #kind "_scalar", "dwconv_" #kind "_scalar"}
+#endif
+
+static const char *const dwconv_names[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
+    DWCONV_NAMES(3x3s1),
+    DWCONV_NAMES(3x3s2),
+    DWCONV_NAMES(kxk),
+};
+
+static dwconv_kind kind_of(const fovea_conv2d_params *p) {
+    if (p->kernel_height == 3 && p->kernel_width == 3 && p->dilation_height == 1 && p->dilation_width == 1) {
+        if (p->stride_height == 1 && p->stride_width == 1) return DWCONV_3X3S1;
+        if (p->stride_height == 2 && p->stride_width == 2) return DWCONV_3X3S2;
+    }
+    return DWCONV_KXK;
+}
+
+/* a*b*c*d without overflow of the byte count (ptrdiff_t); *overflow set otherwise. */
+static size_t float_count(size_t a, size_t b, size_t c, size_t d, int *overflow) {
+    size_t n = 0, bytes = 0;
+    if (__builtin_mul_overflow(a, b, &n) || __builtin_mul_overflow(n, c, &n) || __builtin_mul_overflow(n, d, &n) ||
+        __builtin_mul_overflow(n, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
+        *overflow = 1;
+        return 0;
+    }
+    return n;
+}
+
+/*
+ * The shape checks every convolution makes (fovea_conv2d_check's rules) plus
+ * the depthwise ones: groups == channels, output_channels a non-zero multiple
+ * of channels. Sets *outputs to 0 when there is nothing to compute.
+ */
+static fovea_status check_shape(const fovea_conv2d_params *p, size_t *outputs) {
+    *outputs = 0;
+    if (p == NULL) return FOVEA_STATUS_NULL_POINTER;
+    if (p->kernel_height == 0 || p->kernel_width == 0 || p->stride_height == 0 || p->stride_width == 0 ||
+        p->dilation_height == 0 || p->dilation_width == 0) {
+        return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    const size_t extents[] = {p->input_height, p->input_width, p->output_height, p->output_width,
+                              p->kernel_height, p->kernel_width, p->stride_height, p->stride_width,
+                              p->dilation_height, p->dilation_width, p->pad_top, p->pad_left};
+    for (size_t i = 0; i < sizeof extents / sizeof extents[0]; i++) {
+        if (extents[i] > FOVEA_KERNELS_MAX_EXTENT) return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    if (p->groups != p->channels) return FOVEA_STATUS_INVALID_PARAMETER;
+    if (p->channels == 0) {
+        if (p->output_channels != 0) return FOVEA_STATUS_INVALID_PARAMETER;
+    } else if (p->output_channels == 0 || p->output_channels % p->channels != 0) {
+        return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    int overflow = 0;
+    (void)float_count(p->batch, p->channels, p->input_height, p->input_width, &overflow);
+    (void)float_count(p->output_channels, p->kernel_height, p->kernel_width, 1, &overflow);
+    *outputs = float_count(p->batch, p->output_channels, p->output_height, p->output_width, &overflow);
+    if (overflow) {
+        *outputs = 0;
+        return FOVEA_STATUS_TOO_LARGE;
+    }
+    return FOVEA_STATUS_OK;
+}
+
+fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const float *weights, const float *bias,
+                                        const float *x, float *y, size_t y_batch_stride,
+                                        const fovea_activation *activation, size_t threads) {
+    size_t outputs = 0;
+    const fovea_status status = check_shape(p, &outputs);
+    if (status != FOVEA_STATUS_OK) return status;
+    if (activation != NULL && (unsigned)activation->kind > (unsigned)FOVEA_ACTIVATION_LEAKY_RELU) {
+        return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    if (outputs == 0) return FOVEA_STATUS_OK;
+
+    const size_t in_plane = p->input_height * p->input_width;
+    const size_t out_plane = p->output_height * p->output_width;
+    const size_t image = p->output_channels * out_plane;
+    if (weights == NULL || y == NULL || (x == NULL && in_plane != 0)) return FOVEA_STATUS_NULL_POINTER;
+    if (y_batch_stride < image) return FOVEA_STATUS_INVALID_PARAMETER;
+    size_t span = 0, bytes = 0;
+    if (__builtin_mul_overflow(p->batch - 1, y_batch_stride, &span) || __builtin_add_overflow(span, image, &span) ||
+        __builtin_mul_overflow(span, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
+        return FOVEA_STATUS_TOO_LARGE;
+    }
+
+    const fovea_dwconv_fn run = dwconv_variants[kind_of(p)][fovea_active_isa()];
+    const fovea_epilogue epilogue = fovea_epilogue_of(activation);
+    const size_t taps = p->kernel_height * p->kernel_width;
+    const size_t multiplier = p->output_channels / p->channels;
+    const size_t planes = p->batch * p->output_channels;
+    const size_t out_height = p->output_height;
+
+    const int t = fovea_threads_for(threads, 2.0 * (double)outputs * (double)taps);
+    /* Enough work items for an even split: row bands (of 4 rows or more) when planes are few. */
+    size_t bands = 1;
+    if (t > 1 && planes < 8 * (size_t)t) {
+        bands = (8 * (size_t)t + planes - 1) / planes;
+        const size_t most = out_height / 4 > 0 ? out_height / 4 : 1;
+        if (bands > most) bands = most;
+    }
+    const size_t items = planes * bands;
+    (void)t; /* unused without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
+#endif
+    for (size_t item = 0; item < items; item++) {
+        const size_t plane = item / bands, band = item % bands;
+        const size_t n = plane / p->output_channels, m = plane % p->output_channels;
+        const float *x_plane = in_plane != 0 ? x + (n * p->channels + m / multiplier) * in_plane : x;
+        float *y_plane = y + n * y_batch_stride + m * out_plane;
+        const size_t row_begin = band * out_height / bands, row_end = (band + 1) * out_height / bands;
+        run(p, x_plane, weights + m * taps, bias != NULL ? bias[m] : 0.0f, y_plane, row_begin, row_end, &epilogue);
+    }
+    return FOVEA_STATUS_OK;
+}
+
+const char *fovea_depthwise_kernel_name(const fovea_conv2d_params *p) {
+    size_t outputs = 0;
+    if (check_shape(p, &outputs) != FOVEA_STATUS_OK) return NULL;
+    return dwconv_names[kind_of(p)][fovea_active_isa()];
+}
