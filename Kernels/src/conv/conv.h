@@ -41,6 +41,14 @@ static inline int fovea_conv_is_pointwise(const fovea_conv2d_params *p) {
  * (channel, kh, kw); one column per output pixel) into column panels of nr,
  * K×nr floats each. `x` points at the group's first input channel.
  */
-void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, float *packed);
+void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, fovea_isa isa,
+                       float *packed);
+
+/* dst[q] = src[2q] for q < count: the stride-2 gather of im2col rows, per ISA. */
+typedef void (*fovea_gather_stride2_fn)(float *dst, const float *src, size_t count);
+void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_gather_stride2__avx512(float *dst, const float *src, size_t count);
+#endif
 
 #endif

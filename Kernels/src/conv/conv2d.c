@@ -161,7 +161,7 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             if (direct) {
                 if (nc > direct_columns) fovea_gemm_pack_b(nr, k, nc - direct_columns, x + n0 + direct_columns, input_plane, b);
             } else {
-                fovea_im2col_pack(p, x, n0, nc, nr, b);
+                fovea_im2col_pack(p, x, n0, nc, nr, (fovea_isa)r->h->isa, b);
             }
             packed_block = block_index;
         }

@@ -30,9 +30,13 @@ static size_t panel_segments(const fovea_conv2d_params *p, size_t n0, size_t cou
     return made;
 }
 
+void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count) {
+    for (size_t q = 0; q < count; q++) dst[q] = src[2 * q];
+}
+
 /* One segment's values for input channel plane `plane` and tap (kh, kw). */
 static void pack_segment(const fovea_conv2d_params *p, const float *plane, size_t kh, size_t kw, const segment *s,
-                         float *dst) {
+                         fovea_gather_stride2_fn gather_stride2, float *dst) {
     const int64_t ih = (int64_t)(s->out_row * p->stride_height + kh * p->dilation_height) - (int64_t)p->pad_top;
     if (ih < 0 || ih >= (int64_t)p->input_height) {
         memset(dst, 0, s->count * sizeof(float));
@@ -50,13 +54,23 @@ static void pack_segment(const fovea_conv2d_params *p, const float *plane, size_
     for (int64_t q = 0; q < first; q++) dst[q] = 0.0f;
     if (stride == 1) {
         if (end > first) memcpy(dst + first, row + iw0 + first, (size_t)(end - first) * sizeof(float));
+    } else if (stride == 2) {
+        if (end > first) gather_stride2(dst + first, row + iw0 + 2 * first, (size_t)(end - first));
     } else {
         for (int64_t q = first; q < end; q++) dst[q] = row[iw0 + q * stride];
     }
     for (int64_t q = end; q < (int64_t)s->count; q++) dst[q] = 0.0f;
 }
 
-void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, float *packed) {
+void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, fovea_isa isa,
+                       float *packed) {
+#if FOVEA_HAVE_X86_VARIANTS
+    const fovea_gather_stride2_fn gather_stride2 =
+        isa == FOVEA_ISA_AVX512 ? fovea_gather_stride2__avx512 : fovea_gather_stride2__scalar;
+#else
+    (void)isa;
+    const fovea_gather_stride2_fn gather_stride2 = fovea_gather_stride2__scalar;
+#endif
     const size_t group_channels = p->channels / p->groups;
     const size_t plane_size = p->input_height * p->input_width;
     const size_t taps = p->kernel_height * p->kernel_width;
@@ -72,7 +86,7 @@ void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, 
             for (size_t kh = 0; kh < p->kernel_height; kh++) {
                 for (size_t kw = 0; kw < p->kernel_width; kw++) {
                     float *dst = panel + ((c * p->kernel_height + kh) * p->kernel_width + kw) * nr;
-                    for (size_t s = 0; s < count; s++) pack_segment(p, plane, kh, kw, &segments[s], dst + segments[s].column);
+                    for (size_t s = 0; s < count; s++) pack_segment(p, plane, kh, kw, &segments[s], gather_stride2, dst + segments[s].column);
                     if (columns < nr) memset(dst + columns, 0, (nr - columns) * sizeof(float));
                 }
             }
