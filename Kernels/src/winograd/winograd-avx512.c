@@ -1,0 +1,325 @@
+/*
+ * Winograd input and output transforms, AVX-512: sixteen tiles per vector (one
+ * lane per tile), so a transformed value of 16 tiles is one store into the B
+ * panel, and the output transform reads 16 tiles of the scratch at once.
+ *
+ * Input: for each patch row u, the rows of 16 tiles are loaded (masked at the
+ * input's edges; left-edge tiles are shifted into place with an expand),
+ * paired into 8 registers (tile i | tile i+8) and transposed in 256-bit halves
+ * into α vectors of "column v of 16 tiles". Output: each output row of 16
+ * tiles is interleaved back into the tiles' rows laid end to end and written
+ * with 64-byte masked stores, one run of horizontally adjacent tiles at a time.
+ */
+#include "winograd.h"
+#include "../gemm/epilogue-avx512.h"
+
+#if FOVEA_HAVE_X86_VARIANTS
+#include <immintrin.h>
+
+#define WG_INLINE __attribute__((always_inline)) FOVEA_TARGET_AVX512
+#define WG_VEC __m512
+#define WG_ATTR WG_INLINE
+#define WG_FN(name) avx512_##name
+#define WG_ADD(a, b) _mm512_add_ps(a, b)
+#define WG_SUB(a, b) _mm512_sub_ps(a, b)
+#define WG_MUL(a, k) _mm512_mul_ps(a, k)
+#define WG_FMA(a, k, c) _mm512_fmadd_ps(a, k, c)
+#define WG_CONST(f) _mm512_set1_ps(f)
+#include "winograd-transforms.h"
+
+enum { A = FOVEA_WINOGRAD_MAX_ALPHA, NR = FOVEA_WINOGRAD_MAX_NR, LANES = 16 };
+
+static inline WG_INLINE void input_1d(size_t alpha, const __m512 *d, size_t ds, __m512 *o, size_t os) {
+    if (alpha == 4) avx512_input_f2(d, ds, o, os);
+    else if (alpha == 6) avx512_input_f4(d, ds, o, os);
+    else avx512_input_f6(d, ds, o, os);
+}
+
+static inline WG_INLINE void output_1d(size_t alpha, const __m512 *d, size_t ds, __m512 *o, size_t os) {
+    if (alpha == 4) avx512_output_f2(d, ds, o, os);
+    else if (alpha == 6) avx512_output_f4(d, ds, o, os);
+    else avx512_output_f6(d, ds, o, os);
+}
+
+static inline WG_INLINE __mmask16 first_lanes(size_t count) {
+    return (__mmask16)((1u << count) - 1u); /* count <= 8 */
+}
+
+/*
+ * r[i] = [row i of matrix P (8 floats) | row i of matrix Q]  →
+ * r[e] = [column e of P | column e of Q], for e < count.
+ */
+static inline WG_INLINE void transpose8_halves(__m512 r[8], size_t count) {
+    const __m512 t0 = _mm512_unpacklo_ps(r[0], r[1]), t1 = _mm512_unpackhi_ps(r[0], r[1]);
+    const __m512 t2 = _mm512_unpacklo_ps(r[2], r[3]), t3 = _mm512_unpackhi_ps(r[2], r[3]);
+    const __m512 t4 = _mm512_unpacklo_ps(r[4], r[5]), t5 = _mm512_unpackhi_ps(r[4], r[5]);
+    const __m512 t6 = _mm512_unpacklo_ps(r[6], r[7]), t7 = _mm512_unpackhi_ps(r[6], r[7]);
+    /* s[e] (e < 4): per 128-bit lane L, element 4L + e of rows 0..3; s[4 + e]: of rows 4..7. */
+    __m512 s[8];
+    s[0] = _mm512_shuffle_ps(t0, t2, 0x44);
+    s[1] = _mm512_shuffle_ps(t0, t2, 0xEE);
+    s[2] = _mm512_shuffle_ps(t1, t3, 0x44);
+    s[3] = _mm512_shuffle_ps(t1, t3, 0xEE);
+    s[4] = _mm512_shuffle_ps(t4, t6, 0x44);
+    s[5] = _mm512_shuffle_ps(t4, t6, 0xEE);
+    s[6] = _mm512_shuffle_ps(t5, t7, 0x44);
+    s[7] = _mm512_shuffle_ps(t5, t7, 0xEE);
+    const __m512i low = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    const __m512i high = _mm512_setr_epi32(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    for (size_t e = 0; e < 4 && e < count; e++) r[e] = _mm512_permutex2var_ps(s[e], low, s[e + 4]);
+    for (size_t e = 4; e < count; e++) r[e] = _mm512_permutex2var_ps(s[e - 4], high, s[e]);
+}
+
+static inline WG_INLINE void input_block(const fovea_winograd_block *b, const float *x, float *v, const size_t alpha) {
+    const size_t channels = b->channels, nr = b->nr, width = b->input_width, point_stride = b->point_stride;
+    /*
+     * Per group of 16 tiles, patch row and tile: where the row's valid part
+     * starts (in channel 0) and which lanes it fills; rows outside the input
+     * load nothing. Left-edge tiles (col_lo > 0) then move their values up by
+     * an expand (the identity for the other tiles of such a group).
+     */
+    size_t offset[NR / LANES][A][LANES];
+    __mmask16 load[NR / LANES][A][LANES], expand[NR / LANES][LANES];
+    int shifted[NR / LANES];
+    for (size_t g = 0; g < nr / LANES; g++) {
+        shifted[g] = 0;
+        for (size_t i = 0; i < LANES; i++) {
+            const fovea_winograd_tile_info *t = &b->tiles[g * LANES + i];
+            const __mmask16 valid = first_lanes((size_t)(t->col_hi - t->col_lo));
+            expand[g][i] = (__mmask16)(valid << t->col_lo);
+            if (t->col_lo > 0) shifted[g] = 1;
+            for (size_t u = 0; u < alpha; u++) {
+                const int inside = u >= t->row_lo && u < t->row_hi;
+                load[g][u][i] = inside ? valid : 0;
+                offset[g][u][i] = inside ? t->x_first + (u - t->row_lo) * width : 0;
+            }
+        }
+    }
+    for (size_t c = 0; c < channels; c++) {
+        const float *xc = x + c * b->input_plane;
+        for (size_t g = 0; g < nr / LANES; g++) {
+            __m512 h[A][A];
+            for (size_t u = 0; u < alpha; u++) {
+                const size_t *off = offset[g][u];
+                const __mmask16 *mask = load[g][u], *ex = expand[g];
+                __m512 r[8];
+                if (!shifted[g]) {
+                    /*
+                     * Tile i into the low half, tile i+8 straight into the high half: its row
+                     * is addressed 8 floats early (integer arithmetic: the address may lie
+                     * before x) and the low lanes are masked off, so nothing outside the row
+                     * is read.
+                     */
+#pragma GCC unroll 8
+                    for (size_t i = 0; i < 8; i++) {
+                        const __m512 lo = _mm512_maskz_loadu_ps(mask[i], xc + off[i]);
+                        const uintptr_t high = (uintptr_t)(xc + off[i + 8]) - 8 * sizeof(float);
+                        r[i] = _mm512_mask_loadu_ps(lo, (__mmask16)(mask[i + 8] << 8), (const float *)high);
+                    }
+                } else {
+#pragma GCC unroll 8
+                    for (size_t i = 0; i < 8; i++) {
+                        const __m512 lo = _mm512_maskz_expand_ps(ex[i], _mm512_maskz_loadu_ps(mask[i], xc + off[i]));
+                        const __m512 hi =
+                            _mm512_maskz_expand_ps(ex[i + 8], _mm512_maskz_loadu_ps(mask[i + 8], xc + off[i + 8]));
+                        r[i] = _mm512_shuffle_f32x4(lo, hi, 0x44);
+                    }
+                }
+                transpose8_halves(r, alpha);
+                input_1d(alpha, r, 1, h[u], 1);
+            }
+            for (size_t px = 0; px < alpha; px++) {
+                __m512 o[A];
+                input_1d(alpha, &h[0][px], A, o, 1);
+                float *dst = v + px * point_stride + c * nr + g * LANES;
+                for (size_t py = 0; py < alpha; py++) _mm512_storeu_ps(dst + py * alpha * point_stride, o[py]);
+            }
+        }
+    }
+}
+
+/*
+ * Interleaving m column vectors (lane t = tile t) into the m registers Z_k of
+ * the 16 tiles' rows laid end to end (float f = 16k + i of Z_k is column f % m
+ * of tile f / m): Z_k takes from each column pair (c, c+1) one vpermt2ps with
+ * index[k][c/2] (tile t of column c is t, of column c+1 is 16 + t) and keeps
+ * the lanes of mask[k][c/2]. Generated from that rule.
+ */
+static const int32_t interleave2_index[2][1][16] = {
+    {{0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23}},
+    {{8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31}},
+};
+static const uint16_t interleave2_mask[2][1] = {
+    {0xFFFF},
+    {0xFFFF},
+};
+static const int32_t interleave4_index[4][2][16] = {
+    {{0, 16, 0, 0, 1, 17, 0, 0, 2, 18, 0, 0, 3, 19, 0, 0},
+     {0, 0, 0, 16, 0, 0, 1, 17, 0, 0, 2, 18, 0, 0, 3, 19}},
+    {{4, 20, 0, 0, 5, 21, 0, 0, 6, 22, 0, 0, 7, 23, 0, 0},
+     {0, 0, 4, 20, 0, 0, 5, 21, 0, 0, 6, 22, 0, 0, 7, 23}},
+    {{8, 24, 0, 0, 9, 25, 0, 0, 10, 26, 0, 0, 11, 27, 0, 0},
+     {0, 0, 8, 24, 0, 0, 9, 25, 0, 0, 10, 26, 0, 0, 11, 27}},
+    {{12, 28, 0, 0, 13, 29, 0, 0, 14, 30, 0, 0, 15, 31, 0, 0},
+     {0, 0, 12, 28, 0, 0, 13, 29, 0, 0, 14, 30, 0, 0, 15, 31}},
+};
+static const uint16_t interleave4_mask[4][2] = {
+    {0x3333, 0xCCCC},
+    {0x3333, 0xCCCC},
+    {0x3333, 0xCCCC},
+    {0x3333, 0xCCCC},
+};
+static const int32_t interleave6_index[6][3][16] = {
+    {{0, 16, 0, 0, 0, 0, 1, 17, 0, 0, 0, 0, 2, 18, 0, 0},
+     {0, 0, 0, 16, 0, 0, 0, 0, 1, 17, 0, 0, 0, 0, 2, 18},
+     {0, 0, 0, 0, 0, 16, 0, 0, 0, 0, 1, 17, 0, 0, 0, 0}},
+    {{0, 0, 3, 19, 0, 0, 0, 0, 4, 20, 0, 0, 0, 0, 5, 21},
+     {0, 0, 0, 0, 3, 19, 0, 0, 0, 0, 4, 20, 0, 0, 0, 0},
+     {2, 18, 0, 0, 0, 0, 3, 19, 0, 0, 0, 0, 4, 20, 0, 0}},
+    {{0, 0, 0, 0, 6, 22, 0, 0, 0, 0, 7, 23, 0, 0, 0, 0},
+     {5, 21, 0, 0, 0, 0, 6, 22, 0, 0, 0, 0, 7, 23, 0, 0},
+     {0, 0, 5, 21, 0, 0, 0, 0, 6, 22, 0, 0, 0, 0, 7, 23}},
+    {{8, 24, 0, 0, 0, 0, 9, 25, 0, 0, 0, 0, 10, 26, 0, 0},
+     {0, 0, 8, 24, 0, 0, 0, 0, 9, 25, 0, 0, 0, 0, 10, 26},
+     {0, 0, 0, 0, 8, 24, 0, 0, 0, 0, 9, 25, 0, 0, 0, 0}},
+    {{0, 0, 11, 27, 0, 0, 0, 0, 12, 28, 0, 0, 0, 0, 13, 29},
+     {0, 0, 0, 0, 11, 27, 0, 0, 0, 0, 12, 28, 0, 0, 0, 0},
+     {10, 26, 0, 0, 0, 0, 11, 27, 0, 0, 0, 0, 12, 28, 0, 0}},
+    {{0, 0, 0, 0, 14, 30, 0, 0, 0, 0, 15, 31, 0, 0, 0, 0},
+     {13, 29, 0, 0, 0, 0, 14, 30, 0, 0, 0, 0, 15, 31, 0, 0},
+     {0, 0, 13, 29, 0, 0, 0, 0, 14, 30, 0, 0, 0, 0, 15, 31}},
+};
+static const uint16_t interleave6_mask[6][3] = {
+    {0x30C3, 0xC30C, 0x0C30},
+    {0xC30C, 0x0C30, 0x30C3},
+    {0x0C30, 0x30C3, 0xC30C},
+    {0x30C3, 0xC30C, 0x0C30},
+    {0xC30C, 0x0C30, 0x30C3},
+    {0x0C30, 0x30C3, 0xC30C},
+};
+
+/* Z[k], k < m: row oy of the 16 tiles laid end to end (see above); o[c] = column c. */
+static inline WG_INLINE void interleave_row(size_t m, const __m512 *o, __m512 *z) {
+    const int32_t *index = m == 2 ? &interleave2_index[0][0][0] : m == 4 ? &interleave4_index[0][0][0]
+                                                                          : &interleave6_index[0][0][0];
+    const uint16_t *mask = m == 2 ? &interleave2_mask[0][0] : m == 4 ? &interleave4_mask[0][0] : &interleave6_mask[0][0];
+    const size_t pairs = m / 2;
+    for (size_t k = 0; k < m; k++) {
+        __m512 v = _mm512_permutex2var_ps(o[0], _mm512_loadu_si512(index + k * pairs * 16), o[1]);
+        for (size_t c = 1; c < pairs; c++) {
+            const __m512 w = _mm512_permutex2var_ps(o[2 * c], _mm512_loadu_si512(index + (k * pairs + c) * 16),
+                                                    o[2 * c + 1]);
+            v = _mm512_mask_blend_ps(mask[k * pairs + c], v, w);
+        }
+        z[k] = v;
+    }
+}
+
+/*
+ * One masked store of a run: lanes `mask` of Z[k] go to the row at
+ * y + offset (floats, relative to the output row of the group's tiles; may
+ * be negative: the lanes before the run are masked off), for rows < rows.
+ */
+typedef struct store_op {
+    ptrdiff_t offset;
+    __mmask16 mask;
+    uint8_t k;
+    uint8_t rows;
+} store_op;
+
+/*
+ * The stores of one group of 16 tiles: runs of tiles whose rows follow one
+ * another in y (the same output rows, next tile to the right) are written
+ * straight from Z, a few 64-byte masked stores per row instead of one small
+ * store per tile. Returns the number of ops.
+ */
+static inline WG_INLINE size_t plan_stores(const fovea_winograd_tile_info *tiles, size_t m, store_op *ops) {
+    size_t count = 0;
+    for (size_t a = 0; a < LANES;) {
+        if (tiles[a].out_rows == 0) {
+            a++;
+            continue;
+        }
+        size_t b = a + 1;
+        while (b < LANES && tiles[b - 1].out_cols == m && tiles[b].out_rows == tiles[a].out_rows &&
+               tiles[b].y_first == tiles[b - 1].y_first + m) {
+            b++;
+        }
+        const size_t first = a * m, end = (b - 1) * m + tiles[b - 1].out_cols;
+        for (size_t k = first / 16; k * 16 < end; k++) {
+            const size_t lo = first > k * 16 ? first - k * 16 : 0, hi = end < k * 16 + 16 ? end - k * 16 : 16;
+            ops[count].offset = (ptrdiff_t)tiles[a].y_first - (ptrdiff_t)first + (ptrdiff_t)(k * 16);
+            ops[count].mask = (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
+            ops[count].k = (uint8_t)k;
+            ops[count].rows = tiles[a].out_rows;
+            count++;
+        }
+        a = b;
+    }
+    return count;
+}
+
+static inline WG_INLINE void output_block(const fovea_winograd_block *b, const float *s, size_t rows,
+                                          const float *bias, const fovea_epilogue *e, float *y, const size_t alpha) {
+    const size_t m = alpha - 2, nr = b->nr, width = b->output_width, points = alpha * alpha;
+    /* At most m + 16 ops per group: one per run, plus one per 16 floats. */
+    store_op ops[NR / LANES][A + LANES];
+    size_t op_count[NR / LANES], group_rows[NR / LANES];
+    for (size_t g = 0; g < nr / LANES; g++) {
+        op_count[g] = plan_stores(b->tiles + g * LANES, m, ops[g]);
+        size_t most = 0;
+        for (size_t i = 0; i < op_count[g]; i++) most = ops[g][i].rows > most ? ops[g][i].rows : most;
+        group_rows[g] = most;
+    }
+    for (size_t r = 0; r < rows; r++) {
+        float *yr = y + r * b->output_plane;
+        const __m512 bv = _mm512_set1_ps(bias != NULL ? bias[r] : 0.0f);
+        for (size_t g = 0; g < nr / LANES; g++) {
+            const size_t out_rows = group_rows[g];
+            if (out_rows == 0) continue;
+            const float *sr = s + r * points * nr + g * LANES;
+            __m512 h[A][A];
+            for (size_t py = 0; py < alpha; py++) {
+                __m512 row[A];
+                for (size_t px = 0; px < alpha; px++) row[px] = _mm512_loadu_ps(sr + (py * alpha + px) * nr);
+                output_1d(alpha, row, 1, h[py], 1);
+            }
+            __m512 o[A][A];
+            for (size_t ox = 0; ox < m; ox++) output_1d(alpha, &h[0][ox], A, &o[0][ox], A);
+            for (size_t oy = 0; oy < out_rows; oy++) {
+                for (size_t ox = 0; ox < m; ox++) {
+                    if (bias != NULL) o[oy][ox] = _mm512_add_ps(o[oy][ox], bv);
+                    if (e != NULL) o[oy][ox] = fovea_epilogue_avx512(o[oy][ox], e);
+                }
+                __m512 z[A];
+                interleave_row(m, o[oy], z);
+                /* Integer address arithmetic: an op's base may lie before y (masked-off lanes are never touched). */
+                const uintptr_t row = (uintptr_t)(yr + oy * width);
+                for (size_t i = 0; i < op_count[g]; i++) {
+                    const store_op *op = &ops[g][i];
+                    if (oy >= op->rows) continue;
+                    _mm512_mask_storeu_ps((float *)(row + (uintptr_t)(op->offset * (ptrdiff_t)sizeof(float))), op->mask,
+                                          z[op->k]);
+                }
+            }
+        }
+    }
+}
+
+#define FOVEA_WINOGRAD_AVX512(m, alpha)                                                                           \
+    FOVEA_TARGET_AVX512 void fovea_winograd_f##m##_input__avx512(const fovea_winograd_block *block,              \
+                                                                  const float *x, float *v) {                    \
+        input_block(block, x, v, alpha);                                                                         \
+    }                                                                                                            \
+    FOVEA_TARGET_AVX512 void fovea_winograd_f##m##_output__avx512(const fovea_winograd_block *block,             \
+                                                                   const float *s, size_t rows,                  \
+                                                                   const float *bias,                            \
+                                                                   const fovea_epilogue *epilogue, float *y) {   \
+        output_block(block, s, rows, bias, epilogue, y, alpha);                                                  \
+    }
+
+FOVEA_WINOGRAD_AVX512(2, 4)
+FOVEA_WINOGRAD_AVX512(4, 6)
+FOVEA_WINOGRAD_AVX512(6, 8)
+
+#endif
