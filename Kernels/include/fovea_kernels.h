@@ -14,9 +14,13 @@
  *    status other than FOVEA_STATUS_OK nothing has been written. Bad arguments
  *    never crash (null pointers, zero strides, sizes whose byte count overflows).
  *  - Thread safety: kernels are reentrant and may be called from several threads
- *    at once. The process-wide settings (fovea_kernels_set_isa,
- *    fovea_kernels_set_num_threads) are atomic; a kernel call reads each of them
- *    once when it starts.
+ *    at once. The one process-wide setting (fovea_kernels_set_isa) is atomic; a
+ *    kernel call reads it once when it starts.
+ *  - Threads: every kernel that runs in parallel takes its thread count per call
+ *    (a trailing `size_t threads`; 0 or 1 = the calling thread only), so two
+ *    concurrent calls (two runs) with different counts each get theirs. Small
+ *    jobs stay on the calling thread whatever the count; without OpenMP (see
+ *    fovea_kernels_has_openmp) every kernel runs on the calling thread.
  *  - Each exported kernel has per-ISA variants (scalar, AVX2+FMA, AVX-512) and
  *    picks one at run time from what the CPU supports. Every variant gives the
  *    same result: bit for bit for max and average pooling, and within rounding
@@ -102,14 +106,10 @@ const char *fovea_kernels_default_isa_name(void);
 int fovea_kernels_isa_supported(const char *name);
 
 /**
- * The number of threads kernels use for their parallel loops; `count <= 0`
- * means the OpenMP default (OMP_NUM_THREADS, else one per core). Without
- * OpenMP (the default SwiftPM build) kernels run on the calling thread and
- * this only records the value.
+ * For reports only: OpenMP's default team size (OMP_NUM_THREADS, else one per
+ * core; 1 without OpenMP). Kernels do not use it: each call takes its own
+ * thread count.
  */
-void fovea_kernels_set_num_threads(int count);
-
-/** The number of threads a large kernel call would use now (1 without OpenMP). */
 int fovea_kernels_num_threads(void);
 
 /** 1 if the library was compiled with OpenMP, else 0. */
@@ -188,6 +188,13 @@ typedef struct fovea_pool2d_params {
     int count_include_pad;
 } fovea_pool2d_params;
 
+/*
+ * Both 2-D poolings share the N×C planes out over up to `threads` threads
+ * (OpenMP; 0 or 1 = the calling thread only; small jobs always run on the
+ * calling thread). The count is per call: concurrent calls with different
+ * counts each get theirs. The result does not depend on it.
+ */
+
 /**
  * Max pooling: each output is the largest input in its window, exactly as the
  * reference backend computes it: an accumulator starts at -FLT_MAX and each
@@ -197,7 +204,7 @@ typedef struct fovea_pool2d_params {
  * -0). A window with nothing but NaN, -inf or padding gives -FLT_MAX. Every
  * ISA variant gives the same bits.
  */
-fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y);
+fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads);
 
 /**
  * Average pooling: each output is the sum of its window's inputs, added in
@@ -205,7 +212,7 @@ fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float 
  * count_include_pad). NaN and infinities propagate (they are summed); a
  * window with no input element gives +0 (also with count_include_pad).
  */
-fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y);
+fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads);
 
 /* ------------------------------------------------------------------------ */
 /* Global pooling                                                           */
@@ -215,11 +222,13 @@ fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float 
  * Global pooling reduces each plane to one value: x is batch × channels ×
  * spatial_size (any spatial rank, flattened: H*W for images), y is
  * batch × channels. spatial_size must be at least 1 when batch*channels > 0.
+ * `threads`: as for 2-D pooling (the planes are shared out; 0 or 1 = the
+ * calling thread only).
  */
 
 /** The mean of each plane, summed in double precision (NaN and infinities propagate). */
 fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size,
-                                      const float *x, float *y);
+                                      const float *x, float *y, size_t threads);
 
 /**
  * The maximum of each plane, exactly as the reference backend's fold
@@ -229,7 +238,7 @@ fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spat
  * last zero). Every ISA variant gives the same bits.
  */
 fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size,
-                                      const float *x, float *y);
+                                      const float *x, float *y, size_t threads);
 
 #ifdef __cplusplus
 }

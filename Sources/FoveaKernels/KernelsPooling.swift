@@ -64,7 +64,8 @@ enum KernelsPooling: KernelsOperatorFamily {
             let x = try buffers.input(0, isMax ? "MaxPool" : "AveragePool"), y = buffers.outputs[0]
             var params = params
             if context.threads > 1 { RunContext.parkWorkers() }
-            let status = isMax ? fovea_maxpool2d_f32(&params, x.floats, y.floats) : fovea_avgpool2d_f32(&params, x.floats, y.floats)
+            let status = isMax ? fovea_maxpool2d_f32(&params, x.floats, y.floats, context.threads)
+                               : fovea_avgpool2d_f32(&params, x.floats, y.floats, context.threads)
             try KernelStatus.check(status, isMax ? "MaxPool" : "AveragePool")
         }
     }
@@ -76,9 +77,10 @@ enum KernelsPooling: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, isMax ? "GlobalMaxPool" : "GlobalAveragePool"), y = buffers.outputs[0]
+            if context.threads > 1 { RunContext.parkWorkers() }
             let status = isMax
-                ? fovea_global_maxpool_f32(batch, channels, spatialSize, x.floats, y.floats)
-                : fovea_global_avgpool_f32(batch, channels, spatialSize, x.floats, y.floats)
+                ? fovea_global_maxpool_f32(batch, channels, spatialSize, x.floats, y.floats, context.threads)
+                : fovea_global_avgpool_f32(batch, channels, spatialSize, x.floats, y.floats, context.threads)
             try KernelStatus.check(status, isMax ? "GlobalMaxPool" : "GlobalAveragePool")
         }
     }

@@ -1,12 +1,12 @@
 import CFoveaKernels
+import Dispatch
 import FoveaCore
 import XCTest
 
-/// Run-time ISA selection, the thread setting and argument checking, seen from Swift.
+/// Run-time ISA selection, per-call thread counts and argument checking, seen from Swift.
 final class KernelDispatchTests: XCTestCase {
     override func tearDown() {
         fovea_kernels_set_isa("auto")
-        fovea_kernels_set_num_threads(0)
         super.tearDown()
     }
 
@@ -35,14 +35,32 @@ final class KernelDispatchTests: XCTestCase {
         }
     }
 
-    func testThreadCountSetting() {
-        fovea_kernels_set_num_threads(1)
-        XCTAssertEqual(fovea_kernels_num_threads(), 1)
-        fovea_kernels_set_num_threads(2)
-        // The SwiftPM build has no OpenMP: kernels then run on the calling thread.
-        XCTAssertEqual(fovea_kernels_num_threads(), fovea_kernels_has_openmp() != 0 ? 2 : 1)
-        fovea_kernels_set_num_threads(-1)
-        XCTAssertGreaterThanOrEqual(fovea_kernels_num_threads(), 1)
+    func testConcurrentCallsWithTheirOwnThreadCountsAgree() throws {
+        // Each call takes its thread count (a run's RunContext.threads), not a process-wide setting:
+        // calls with different counts, also at the same time, give the bits of a one-thread call.
+        XCTAssertGreaterThanOrEqual(fovea_kernels_num_threads(), 1) // OpenMP's default, for reports only
+        let attributes = PoolAttributes(kernelShape: [3, 3], strides: [2, 2], dilations: [1, 1],
+                                        pads: [0, 0, 0, 0], ceilMode: true)
+        let shape = [2, 16, 37, 37]
+        let params = try poolParameters(attributes, inputShape: shape)
+        var rng = SeededGenerator(seed: 0x7EAD)
+        let x = (0..<shape.elementCount).map { _ in Float.random(in: -1...1, using: &rng) }
+        let counts = [0, 1, 2, 3, 8]
+        for isMax in [true, false] {
+            let one = try runPoolKernel(max: isMax, params, x, threads: 1)
+            let globalOne = try runGlobalPoolKernel(max: isMax, shape: shape, x, threads: 1)
+            let results = ResultSlots(count: counts.count)
+            defer { results.slots.deallocate() }
+            DispatchQueue.concurrentPerform(iterations: counts.count) { i in
+                // Each iteration writes its own slot only.
+                results.slots[i] = try? (runPoolKernel(max: isMax, params, x, threads: counts[i]),
+                                         runGlobalPoolKernel(max: isMax, shape: shape, x, threads: counts[i]))
+            }
+            for (i, threads) in counts.enumerated() {
+                XCTAssertEqual(results.slots[i]?.0.map(\.bitPattern), one.map(\.bitPattern), "\(threads) threads, max \(isMax)")
+                XCTAssertEqual(results.slots[i]?.1.map(\.bitPattern), globalOne.map(\.bitPattern), "global, \(threads) threads")
+            }
+        }
     }
 
     func testBadPoolingParametersThrowInsteadOfCrashing() throws {
@@ -68,9 +86,9 @@ final class KernelDispatchTests: XCTestCase {
         XCTAssertThrowsError(try runPoolKernel(max: true, huge, []))
 
         var params = good
-        XCTAssertEqual(fovea_maxpool2d_f32(&params, nil, nil), FOVEA_STATUS_NULL_POINTER)
-        XCTAssertEqual(fovea_avgpool2d_f32(nil, nil, nil), FOVEA_STATUS_NULL_POINTER)
-        XCTAssertEqual(fovea_global_avgpool_f32(1, 1, 0, x, nil), FOVEA_STATUS_INVALID_PARAMETER)
+        XCTAssertEqual(fovea_maxpool2d_f32(&params, nil, nil, 1), FOVEA_STATUS_NULL_POINTER)
+        XCTAssertEqual(fovea_avgpool2d_f32(nil, nil, nil, 2), FOVEA_STATUS_NULL_POINTER)
+        XCTAssertEqual(fovea_global_avgpool_f32(1, 1, 0, x, nil, 1), FOVEA_STATUS_INVALID_PARAMETER)
         XCTAssertThrowsError(try runGlobalPoolKernel(max: true, shape: [1, 2, 0, 3], []))
     }
 
@@ -80,5 +98,14 @@ final class KernelDispatchTests: XCTestCase {
             XCTAssertFalse(text.isEmpty)
             XCTAssertFalse(text.contains("\n"))
         }
+    }
+}
+
+/// One result slot per concurrent call; each call writes only its own.
+private struct ResultSlots: @unchecked Sendable {
+    let slots: UnsafeMutableBufferPointer<([Float], [Float])?>
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
     }
 }

@@ -57,8 +57,8 @@ func poolParameters(_ a: PoolAttributes, inputShape: [Int]) throws -> fovea_pool
         count_include_pad: a.countIncludePad ? 1 : 0)
 }
 
-/// Runs a 2-D pooling kernel on `x` with the active ISA.
-func runPoolKernel(max: Bool, _ params: fovea_pool2d_params, _ x: [Float]) throws -> [Float] {
+/// Runs a 2-D pooling kernel on `x` with the active ISA on up to `threads` threads.
+func runPoolKernel(max: Bool, _ params: fovea_pool2d_params, _ x: [Float], threads: Int = 1) throws -> [Float] {
     var params = params
     // An output too large to count stays empty: the kernel must refuse such sizes before writing.
     let count = [params.channels, params.output_height, params.output_width].reduce(Optional(params.batch)) { total, n in
@@ -67,22 +67,22 @@ func runPoolKernel(max: Bool, _ params: fovea_pool2d_params, _ x: [Float]) throw
     var y = [Float](repeating: .nan, count: count.map { $0 <= 1 << 28 ? $0 : 0 } ?? 0)
     let status = x.withUnsafeBufferPointer { xp in
         y.withUnsafeMutableBufferPointer { yp in
-            max ? fovea_maxpool2d_f32(&params, xp.baseAddress, yp.baseAddress)
-                : fovea_avgpool2d_f32(&params, xp.baseAddress, yp.baseAddress)
+            max ? fovea_maxpool2d_f32(&params, xp.baseAddress, yp.baseAddress, threads)
+                : fovea_avgpool2d_f32(&params, xp.baseAddress, yp.baseAddress, threads)
         }
     }
     try checkKernelStatus(status, max ? "fovea_maxpool2d_f32" : "fovea_avgpool2d_f32")
     return y
 }
 
-/// Runs a global pooling kernel on an NC… tensor with the active ISA.
-func runGlobalPoolKernel(max: Bool, shape: [Int], _ x: [Float]) throws -> [Float] {
+/// Runs a global pooling kernel on an NC… tensor with the active ISA on up to `threads` threads.
+func runGlobalPoolKernel(max: Bool, shape: [Int], _ x: [Float], threads: Int = 1) throws -> [Float] {
     let spatial = shape.dropFirst(2).reduce(1, *)
     var y = [Float](repeating: .nan, count: shape[0] * shape[1])
     let status = x.withUnsafeBufferPointer { xp in
         y.withUnsafeMutableBufferPointer { yp in
-            max ? fovea_global_maxpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress)
-                : fovea_global_avgpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress)
+            max ? fovea_global_maxpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress, threads)
+                : fovea_global_avgpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress, threads)
         }
     }
     try checkKernelStatus(status, max ? "fovea_global_maxpool_f32" : "fovea_global_avgpool_f32")

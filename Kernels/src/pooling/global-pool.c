@@ -29,7 +29,8 @@ static const fovea_global_pool_plane_fn global_avgpool_variants[FOVEA_ISA_COUNT]
 };
 
 static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FOVEA_ISA_COUNT], size_t batch,
-                                    size_t channels, size_t spatial_size, const float *x, float *y) {
+                                    size_t channels, size_t spatial_size, const float *x, float *y,
+                                    size_t threads) {
     size_t planes = 0, inputs = 0, bytes = 0;
     if (__builtin_mul_overflow(batch, channels, &planes) || __builtin_mul_overflow(planes, spatial_size, &inputs) ||
         __builtin_mul_overflow(inputs, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
@@ -40,10 +41,10 @@ static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FO
     if (x == NULL || y == NULL) return FOVEA_STATUS_NULL_POINTER;
 
     const fovea_global_pool_plane_fn pool_plane = variants[fovea_active_isa()];
-    const int threads = fovea_thread_count_for_work((double)inputs);
-    (void)threads; /* unused without OpenMP */
+    const int t = fovea_threads_for(threads, (double)inputs); /* this call's count: never a process-wide setting */
+    (void)t; /* unused without OpenMP */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
 #endif
     for (size_t plane = 0; plane < planes; plane++) {
         y[plane] = pool_plane(spatial_size, x + plane * spatial_size);
@@ -51,10 +52,12 @@ static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FO
     return FOVEA_STATUS_OK;
 }
 
-fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y) {
-    return run_global_pool(global_avgpool_variants, batch, channels, spatial_size, x, y);
+fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
+                                      size_t threads) {
+    return run_global_pool(global_avgpool_variants, batch, channels, spatial_size, x, y, threads);
 }
 
-fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y) {
-    return run_global_pool(global_maxpool_variants, batch, channels, spatial_size, x, y);
+fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
+                                      size_t threads) {
+    return run_global_pool(global_maxpool_variants, batch, channels, spatial_size, x, y, threads);
 }

@@ -69,7 +69,7 @@ static fovea_status check_pool2d(const fovea_pool2d_params *p, const float *x, c
 }
 
 static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_COUNT], const fovea_pool2d_params *p,
-                               const float *x, float *y) {
+                               const float *x, float *y, size_t threads) {
     size_t output_count = 0;
     const fovea_status status = check_pool2d(p, x, y, &output_count);
     if (status != FOVEA_STATUS_OK || output_count == 0) return status;
@@ -79,10 +79,10 @@ static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_CO
     const size_t input_plane = p->input_height * p->input_width;
     const size_t output_plane = p->output_height * p->output_width;
     const double work = (double)output_count * (double)p->kernel_height * (double)p->kernel_width;
-    const int threads = fovea_thread_count_for_work(work);
-    (void)threads; /* unused without OpenMP */
+    const int t = fovea_threads_for(threads, work); /* this call's count: never a process-wide setting */
+    (void)t; /* unused without OpenMP */
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
 #endif
     for (size_t plane = 0; plane < planes; plane++) {
         pool_plane(p, x + plane * input_plane, y + plane * output_plane);
@@ -90,10 +90,10 @@ static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_CO
     return FOVEA_STATUS_OK;
 }
 
-fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y) {
-    return run_pool2d(maxpool2d_variants, params, x, y);
+fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads) {
+    return run_pool2d(maxpool2d_variants, params, x, y, threads);
 }
 
-fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y) {
-    return run_pool2d(avgpool2d_variants, params, x, y);
+fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads) {
+    return run_pool2d(avgpool2d_variants, params, x, y, threads);
 }

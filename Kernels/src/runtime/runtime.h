@@ -1,6 +1,6 @@
 /*
  * Internal run-time services shared by all kernels: which ISA variant to use
- * and how many threads to run. Not part of the public API.
+ * and how many threads a call runs on. Not part of the public API.
  */
 #ifndef FOVEA_KERNELS_RUNTIME_H
 #define FOVEA_KERNELS_RUNTIME_H
@@ -34,18 +34,12 @@ typedef enum fovea_isa {
 fovea_isa fovea_active_isa(void);
 
 /*
- * How many threads to use for a parallel loop doing about `work` elementary
- * operations: 1 for small jobs (a parallel region costs microseconds), else
- * the configured count. Always 1 without OpenMP.
- */
-int fovea_thread_count_for_work(double work);
-
-/*
  * The threads a kernel call runs on: the caller's `requested` count (0 or 1:
  * the calling thread only), reduced to 1 for small jobs of about `work`
- * elementary operations and without OpenMP. Kernels that take a thread count
- * per call use this rather than the process-wide setting, so two concurrent
- * runs with different counts each get theirs.
+ * elementary operations (a parallel region costs microseconds) and without
+ * OpenMP. Every kernel takes its count per call and uses this, so two
+ * concurrent runs with different counts each get theirs (there is no
+ * process-wide thread setting).
  */
 int fovea_threads_for(size_t requested, double work);
 

@@ -7,7 +7,7 @@ const char *fovea_status_description(fovea_status status) {
     case FOVEA_STATUS_NULL_POINTER: return "a required pointer (parameters, input or output) is NULL";
     case FOVEA_STATUS_INVALID_PARAMETER: return "a kernel size, stride or dilation is 0, or a size exceeds FOVEA_KERNELS_MAX_EXTENT";
     case FOVEA_STATUS_TOO_LARGE: return "the tensors' byte sizes do not fit in the address space";
-    case FOVEA_STATUS_EMPTY_WINDOW: return "a pooling window covers only padding; the output size or pads are wrong";
+    case FOVEA_STATUS_EMPTY_WINDOW: return "reserved: no kernel returns this status (it was: a pooling window covers only padding)";
     case FOVEA_STATUS_UNKNOWN_ISA: return "unknown ISA name; expected scalar, avx2, avx512 or auto";
     case FOVEA_STATUS_UNSUPPORTED_ISA: return "this CPU or build does not support the requested ISA";
     case FOVEA_STATUS_BUFFER_TOO_SMALL: return "a workspace or packed buffer is smaller than its size query said";

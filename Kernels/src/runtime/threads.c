@@ -1,26 +1,20 @@
-/* The thread count for OpenMP parallel loops (a no-op setting without OpenMP). */
+/*
+ * Thread counts for OpenMP parallel loops: each kernel call brings its own
+ * (fovea_threads_for); there is no process-wide setting.
+ */
 #include "fovea_kernels.h"
 #include "runtime.h"
 
-#include <stdatomic.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
-/* 0: the OpenMP default. */
-static atomic_int requested_threads = 0;
-
 /* Below this many elementary operations a parallel region costs more than it saves. */
 static const double min_parallel_work = 65536.0;
 
-void fovea_kernels_set_num_threads(int count) {
-    atomic_store(&requested_threads, count > 0 ? count : 0);
-}
-
 int fovea_kernels_num_threads(void) {
 #ifdef _OPENMP
-    const int requested = atomic_load(&requested_threads);
-    return requested > 0 ? requested : omp_get_max_threads();
+    return omp_get_max_threads();
 #else
     return 1;
 #endif
@@ -32,10 +26,6 @@ int fovea_kernels_has_openmp(void) {
 #else
     return 0;
 #endif
-}
-
-int fovea_thread_count_for_work(double work) {
-    return work < min_parallel_work ? 1 : fovea_kernels_num_threads();
 }
 
 int fovea_threads_for(size_t requested, double work) {
