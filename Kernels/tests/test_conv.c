@@ -16,9 +16,19 @@ static size_t output_extent(size_t in, size_t kernel, size_t stride, size_t dila
     return room < 0 ? 0 : (size_t)(room / (long)stride + 1);
 }
 
+/* Every fifth shape is a fully connected layer (1×1 input and kernel), which runs as a matrix-vector product. */
 static fovea_conv2d_params random_params(test_rng *rng) {
     fovea_conv2d_params p;
     memset(&p, 0, sizeof p);
+    if (rng_int(rng, 0, 4) == 0) {
+        p.groups = rng_int(rng, 0, 3) == 0 ? 2 : 1;
+        p.channels = p.groups * (size_t)rng_int(rng, 1, 300);
+        p.output_channels = p.groups * (size_t)rng_int(rng, 1, 70);
+        p.batch = (size_t)rng_int(rng, 1, 3);
+        p.input_height = p.input_width = p.output_height = p.output_width = 1;
+        p.kernel_height = p.kernel_width = p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
+        return p;
+    }
     for (;;) {
         p.groups = rng_int(rng, 0, 4) == 0 ? (size_t)rng_int(rng, 2, 3) : 1;
         p.channels = p.groups * (size_t)rng_int(rng, 1, 20);

@@ -132,6 +132,32 @@ typedef struct conv_run {
     fovea_epilogue epilogue;
 } conv_run;
 
+/*
+ * One image of a fully connected layer (1×1 input, so B is one column):
+ * a matrix-vector product over the packed row panels, which streams the
+ * weights once instead of running MR×NR tiles with one useful column.
+ */
+static void gemv_panels(const conv_run *r, const float *a, const float *x, size_t panel_first, size_t panel_end,
+                        size_t g, float *y) {
+    const size_t mr = r->config->mr, k = r->h->reduction, gm = r->h->group_outputs;
+    for (size_t ip = panel_first; ip < panel_end; ip++) {
+        const float *panel = a + ip * mr * k;
+        float acc[16] = {0};
+        if (mr == 8) {
+            for (size_t p = 0; p < k; p++)
+                for (size_t i = 0; i < 8; i++) acc[i] += panel[p * 8 + i] * x[p];
+        } else {
+            for (size_t p = 0; p < k; p++)
+                for (size_t i = 0; i < mr; i++) acc[i] += panel[p * mr + i] * x[p];
+        }
+        const size_t rows = gm - ip * mr < mr ? gm - ip * mr : mr;
+        for (size_t i = 0; i < rows; i++) {
+            const size_t m = ip * mr + i;
+            y[m] = fovea_epilogue_apply(&r->epilogue, acc[i] + r->bias[g * gm + m]);
+        }
+    }
+}
+
 /* Runs units [first, end) with `b` as this thread's packing buffer. */
 static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
     const fovea_conv2d_params *p = &r->h->params;
@@ -155,6 +181,14 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
         const size_t n0 = column_block * r->s.column_block;
         const size_t nc = columns - n0 < r->s.column_block ? columns - n0 : r->s.column_block;
         const float *x = r->x + (n * p->channels + g * group_channels) * input_plane;
+        const size_t panel_first = r->s.row_panels * chunk / r->s.row_chunks;
+        const size_t panel_end = r->s.row_panels * (chunk + 1) / r->s.row_chunks;
+        const float *a = r->panels + g * r->h->group_floats;
+        float *y = r->y + n * r->y_batch_stride + g * gm * columns + n0;
+        if (pointwise && columns == 1) {
+            gemv_panels(r, a, x, panel_first, panel_end, g, y);
+            continue;
+        }
         /* Direct: full panels read the input planes in place; only a ragged last panel is packed. */
         const size_t direct_columns = direct ? nc / nr * nr : 0;
         if (block_index != packed_block) {
@@ -165,10 +199,6 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             }
             packed_block = block_index;
         }
-        const size_t panel_first = r->s.row_panels * chunk / r->s.row_chunks;
-        const size_t panel_end = r->s.row_panels * (chunk + 1) / r->s.row_chunks;
-        const float *a = r->panels + g * r->h->group_floats;
-        float *y = r->y + n * r->y_batch_stride + g * gm * columns + n0;
         for (size_t k0 = 0; k0 < k; k0 += k_block) {
             const size_t kc = k - k0 < k_block ? k - k0 : k_block;
             const int first_block = k0 == 0, last_block = k0 + kc == k;
