@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Microbenchmarks of a model's layers, one backend at a time: what
 /// `fovea bench --layers` reports.
 ///
@@ -11,6 +9,8 @@ import Dispatch
 /// Each result has the median time of the step, the algorithm the backend
 /// chose, GFLOP/s (two per multiply-add, Conv, Gemm and MatMul only) and that
 /// as a percentage of the machine's measured ``FMAPeak`` times the thread count.
+/// GFLOP/s always count the direct algorithm's multiply-adds (effective
+/// GFLOP/s), so a step that does fewer, such as Winograd, can pass 100%.
 ///
 /// ```swift
 /// let model = try Model(contentsOf: "squeezenet1.1.onnx")

@@ -22,8 +22,12 @@ extension Bench {
     }
 
     func runLayers() throws {
-        let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(optimizations: optimizations.options))
-        let backends = try LayerBenchmark.backends(named: layerBackends.map(BackendOptions.backendNames))
+        // The registry carries the backends' own settings (--winograd); the preference list does not apply.
+        let configuration = backend.configuration(optimizations)
+        let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(registry: configuration.registry,
+                                                                                    optimizations: configuration.optimizations))
+        let backends = try LayerBenchmark.backends(named: layerBackends.map(BackendOptions.backendNames),
+                                                   registry: configuration.registry)
         let benchmark = try LayerBenchmark(model: loaded)
         let threads = backend.threads ?? RunContext.defaultThreadCount
         let result = try benchmark.run(backends: backends, threads: threads, runs: runs, warmup: warmup)

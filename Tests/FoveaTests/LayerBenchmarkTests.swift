@@ -282,6 +282,20 @@ final class LayerBenchmarkTests: XCTestCase {
         }
     }
 
+    /// The registry's settings reach the layer benchmark: --winograd off keeps the kernels backend on its GEMM.
+    func testBenchLayersCommandHonoursWinogradSetting() throws {
+        let result = try TestData.runFovea(["bench", "--model", TestData.model("coreml/TinyResNet.onnx"), "--layers",
+                                            "--backends", "kernels", "--winograd", "off", "--threads", "1",
+                                            "--runs", "1", "--warmup", "0", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let algorithms = (object["layers"] as? [[String: Any]] ?? []).flatMap { layer in
+            (layer["backends"] as? [[String: Any]] ?? []).compactMap { $0["algorithm"] as? String }
+        }
+        XCTAssertTrue(algorithms.contains { $0.contains("gemm") }, "\(algorithms)")
+        XCTAssertFalse(algorithms.contains { $0.contains("winograd") }, "\(algorithms)")
+    }
+
     func testBenchLayersCommandRejectsBadInput() throws {
         let model = TestData.model("coreml/TinyResNet.onnx")
         let cases: [([String], String)] = [
