@@ -119,11 +119,15 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
     const size_t out_height = p->output_height;
 
     const int t = fovea_threads_for(threads, 2.0 * (double)outputs * (double)taps);
-    /* Enough work items for an even split: row bands (of 4 rows or more) when planes are few. */
+    /*
+     * At least 8 equal work items per thread, so a static split is even: row
+     * bands of a plane when planes are few (each band of 8 rows or more, as a
+     * band re-reads the 2 input rows above it).
+     */
     size_t bands = 1;
     if (t > 1 && planes < 8 * (size_t)t) {
         bands = (8 * (size_t)t + planes - 1) / planes;
-        const size_t most = out_height / 4 > 0 ? out_height / 4 : 1;
+        const size_t most = out_height / 8 > 0 ? out_height / 8 : 1;
         if (bands > most) bands = most;
     }
     const size_t items = planes * bands;

@@ -55,6 +55,7 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX2 void
 strip(const float *x, int64_t height, int64_t width, int64_t c, int64_t pt, float *y_strip, int64_t out_width,
       int64_t o_begin, int64_t o_end, const weights9 *k, __m256 vbias, const fovea_epilogue *epi, int masked,
       const __m256i masks[4], int64_t count) {
+    if (o_end <= o_begin) return;
     __m256 previous = _mm256_setzero_ps();
     for (int64_t o = o_begin; o < o_end; o++) {
         const int64_t r = 2 * o - pt;

@@ -109,7 +109,8 @@ void fovea_softmax_columns_f32__avx2(size_t axis, size_t stride, size_t columns,
         } else {
             float lanes[8];
             _mm256_storeu_ps(lanes, sum);
-            for (int l = 0; l < 8; l++) lanes[l] = logf(lanes[l]);
+            const size_t active = columns - j < 8 ? columns - j : 8;
+            for (size_t l = 0; l < active; l++) lanes[l] = logf(lanes[l]);
             const __m256 shift = _mm256_loadu_ps(lanes);
             for (size_t k = 0; k < axis; k++) {
                 const __m256 v = _mm256_maskload_ps(x + k * stride + j, m);

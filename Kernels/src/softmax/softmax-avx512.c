@@ -87,7 +87,8 @@ void fovea_softmax_columns_f32__avx512(size_t axis, size_t stride, size_t column
         } else {
             float lanes[16];
             _mm512_storeu_ps(lanes, sum);
-            for (int l = 0; l < 16; l++) lanes[l] = logf(lanes[l]);
+            const size_t active = columns - j < 16 ? columns - j : 16;
+            for (size_t l = 0; l < active; l++) lanes[l] = logf(lanes[l]);
             const __m512 shift = _mm512_loadu_ps(lanes);
             for (size_t k = 0; k < axis; k++) {
                 const __m512 v = _mm512_maskz_loadu_ps(m, x + k * stride + j);
