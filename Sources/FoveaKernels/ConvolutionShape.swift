@@ -14,10 +14,15 @@ struct ConvolutionShape: Sendable {
     }
     var isPointwise: Bool {
         params.kernel_height == 1 && params.kernel_width == 1 && params.stride_height == 1 && params.stride_width == 1
-            && params.pad_top == 0 && params.pad_left == 0
+            && params.pad_top == 0 && params.pad_left == 0 && params.output_height == params.input_height && params.output_width == params.input_width
     }
     /// Elements of one output image.
     var outputImage: Int { Int(params.output_channels * params.output_height * params.output_width) }
+
+    init(params: fovea_conv2d_params, activation: FusedActivation?) {
+        self.params = params
+        self.activation = activation
+    }
 
     /// The node's shape if the kernels can run it; throws (with the reason) otherwise.
     init(_ node: NodeContext) throws {

@@ -51,6 +51,7 @@ public struct KernelsBackend: Backend {
     static func family(of op: Op) -> KernelsOperatorFamily.Type? {
         switch op {
         case .conv: return KernelsConvolution.self
+        case .gemm, .matMul: return KernelsMatrix.self
         case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
         case .concat: return KernelsConcat.self

@@ -13,7 +13,8 @@ struct PackedGemmConvolutionStep: PreparedStep {
 
     var writesStridedOutput: Bool { true }
 
-    init(shape: ConvolutionShape, weights: [Float], bias: [Float]?, runTimeBias: Bool) throws {
+    /// `label` names the method in the algorithm (default: `gemm 1x1` or `im2col+gemm k×k`).
+    init(shape: ConvolutionShape, weights: [Float], bias: [Float]?, runTimeBias: Bool, label: String? = nil) throws {
         self.shape = shape
         self.runTimeBias = runTimeBias
         var params = shape.params
@@ -26,7 +27,7 @@ struct PackedGemmConvolutionStep: PreparedStep {
             }
         }
         let kernel = String(cString: fovea_conv2d_kernel_name(packed.bytes))
-        let method = shape.isPointwise ? "gemm 1x1" : "im2col+gemm \(shape.params.kernel_height)x\(shape.params.kernel_width)"
+        let method = label ?? (shape.isPointwise ? "gemm 1x1" : "im2col+gemm \(shape.params.kernel_height)x\(shape.params.kernel_width)")
         algorithm = "\(method) \(kernel)" + (shape.activation.map { " +\($0)" } ?? "")
     }
 
