@@ -121,6 +121,79 @@ const char *fovea_winograd_kernel_name(const void *packed);
 /** The tile size of a packed buffer (2, 4 or 6), or 0 if it is not valid packed Winograd weights. */
 int fovea_winograd_packed_tile(const void *packed);
 
+/* ------------------------------------------------------------------------ */
+/* The transforms alone (benchmarks and tests)                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * fovea_winograd_conv2d_f32 walks the output tiles in blocks of NR tiles, NR
+ * being the column count of the ISA's GEMM microkernel (fovea_gemm_microkernel_tile:
+ * 8 scalar, 16 avx2, 32 avx512): per block it transforms the input patches of
+ * every channel, runs (m+2)² microkernel products, and transforms the products
+ * back. The two entry points below run one block's input or output transform
+ * alone, with the ISA's own transform code, so benchmarks can time each step.
+ * With α = m + 2 (4, 6 or 8), point ξ = i·α + j is element (i, j) of an α×α
+ * transformed tile.
+ *
+ * The block's tiles lie side by side on one row of tiles, as the interior of an
+ * image: `tiles` (1 ... NR) whole tiles, tile t reading the α×α input patch
+ * whose top-left is column t·m and writing the m×m outputs whose top-left is
+ * column t·m. Lanes t ≥ `tiles` of the block are empty (their transformed
+ * values are 0; they have no outputs).
+ *
+ * `isa` is "scalar", "avx2", "avx512", or NULL for the ISA kernel calls use now
+ * (fovea_kernels_isa_name()); fovea_kernels_set_isa does not matter otherwise.
+ * Both run on the calling thread. Statuses, checked in this order:
+ * FOVEA_STATUS_UNKNOWN_ISA, FOVEA_STATUS_UNSUPPORTED_ISA (as fovea_gemm.h);
+ * FOVEA_STATUS_INVALID_PARAMETER (tile not 2, 4 or 6); FOVEA_STATUS_NULL_POINTER;
+ * FOVEA_STATUS_INVALID_PARAMETER (a count 0, tiles > NR, a channel count above
+ * FOVEA_KERNELS_MAX_EXTENT, a stride too small); FOVEA_STATUS_TOO_LARGE (the
+ * buffers' byte sizes overflow). On error nothing is written.
+ */
+
+/**
+ * Input transform of one block: V = Bᵀ d B of each channel's α×α patch d of
+ * each tile.
+ *
+ * Reads x: patch element (row u, column k) of tile t in channel c at
+ * x[c·x_channel_stride + u·x_row_stride + t·m + k], 0 ≤ u, k < α; requires
+ * x_row_stride ≥ tiles·m + 2 and x_channel_stride ≥ α·x_row_stride, and x must
+ * hold (channels − 1)·x_channel_stride + (α − 1)·x_row_stride + tiles·m + 2
+ * floats (only the patches are read).
+ *
+ * Writes v in the GEMM's B-panel layout: point ξ of channel c in lane t at
+ * v[ξ·v_point_stride + c·NR + t], for every lane t < NR (0 past `tiles`); the
+ * floats between channels·NR and v_point_stride of each point are not written.
+ * Requires v_point_stride ≥ channels·NR; v holds (α² − 1)·v_point_stride +
+ * channels·NR floats. fovea_winograd_conv2d_f32 uses v_point_stride =
+ * channels·NR + 16 (the extra cache line keeps one channel's α² stores out of
+ * one cache set): pass the same to time what a convolution does.
+ */
+fovea_status fovea_winograd_input_transform_f32(const char *isa, fovea_winograd_tile tile, size_t channels,
+                                                size_t tiles, const float *x, size_t x_row_stride,
+                                                size_t x_channel_stride, float *v, size_t v_point_stride);
+
+/**
+ * Output transform of one block: Y = Aᵀ M A of each output channel's α×α
+ * product M of each tile, plus bias[r] (when `bias` is not NULL), then the
+ * activation (NULL: none), as fovea_winograd_conv2d_f32 finishes a tile.
+ *
+ * Reads s (the microkernels' results, as the convolution's scratch holds them):
+ * point ξ of output channel r in lane t at s[(r·α² + ξ)·NR + t], for
+ * r < output_channels; s holds output_channels·α²·NR floats (the lanes
+ * t ≥ tiles may be read, their values do not matter).
+ *
+ * Writes output (row i, column j) of tile t in output channel r to
+ * y[r·y_channel_stride + i·y_row_stride + t·m + j], 0 ≤ i, j < m, and nothing
+ * else; requires y_row_stride ≥ tiles·m and y_channel_stride ≥ m·y_row_stride
+ * (y holds (output_channels − 1)·y_channel_stride + (m − 1)·y_row_stride +
+ * tiles·m floats).
+ */
+fovea_status fovea_winograd_output_transform_f32(const char *isa, fovea_winograd_tile tile, size_t output_channels,
+                                                 size_t tiles, const float *s, const float *bias,
+                                                 const fovea_activation *activation, float *y, size_t y_row_stride,
+                                                 size_t y_channel_stride);
+
 #ifdef __cplusplus
 }
 #endif
