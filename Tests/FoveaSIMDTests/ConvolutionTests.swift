@@ -11,82 +11,6 @@ let convGemmTolerance: Float = 1e-4
 /// could differ: max |Δ| ≤ 1e-5 × (1 + max |reference|).
 let convDepthwiseTolerance: Float = 1e-5
 
-/// Seeded random values for conv cases (on FoveaCore's ``SeededGenerator``) so failures reproduce.
-struct ConvRandom {
-    var base: SeededGenerator
-    init(seed: UInt64) { base = SeededGenerator(seed: seed) }
-    mutating func next() -> UInt64 { base.next() }
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-    mutating func float() -> Float { Float(next() >> 40) / Float(1 << 24) * 2 - 1 }
-    mutating func floats(_ count: Int) -> [Float] { (0..<count).map { _ in float() } }
-    mutating func pick<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
-}
-
-/// One convolution node with its inputs, ready to prepare and check.
-struct ConvCase: CustomStringConvertible {
-    var input: Tensor, weights: Tensor, bias: Tensor?
-    var attributes: ConvAttributes
-    var biasIsConstant = true
-
-    var description: String {
-        "X \(input.shape) W \(weights.shape) bias \(bias != nil) strides \(attributes.strides) dilations \(attributes.dilations) pads \(attributes.pads) autoPad \(attributes.autoPad) group \(attributes.group) activation \(attributes.activation.map(String.init(describing:)) ?? "none")"
-    }
-
-    var inputs: [Tensor?] { [input, weights, bias] }
-
-    func context() throws -> NodeContext {
-        let types = inputs.map { $0.map { TensorType(.float32, $0.shape) } }
-        let node = Node(name: "conv", op: .conv(attributes), inputs: bias == nil ? ["x", "w"] : ["x", "w", "b"], outputs: ["y"])
-        let outputs = try node.op.outputTypes(inputs: types, outputCount: 1)
-        var constants: [Int: Tensor] = [1: weights]
-        if let bias, biasIsConstant { constants[2] = bias }
-        return NodeContext(node: node, inputTypes: bias == nil ? Array(types.prefix(2)) : types,
-                           outputTypes: outputs, constantInputs: constants)
-    }
-
-    func reference() throws -> Tensor {
-        let context = try context()
-        return try ReferenceBackend.evaluate(context.op, inputs: bias == nil ? [input, weights] : inputs,
-                                             outputTypes: context.outputTypes)[0]
-    }
-
-    static func random(_ rng: inout ConvRandom, spatial: Int? = nil) -> ConvCase {
-        while true {
-            let kind = rng.int(0...9)
-            let groupChannels = rng.int(1...9), groupOutputs = rng.int(1...19)
-            var group = kind < 6 ? 1 : rng.int(2...3)
-            var channels = group * groupChannels, outputs = group * groupOutputs
-            if kind >= 8 { // depthwise
-                channels = rng.int(1...13); group = channels; outputs = channels
-            }
-            let height = spatial ?? rng.pick([1, 2, 5, 7, 9, 13, 16])
-            let width = spatial ?? rng.pick([1, 3, 7, 11, 13, 20])
-            let kernel = rng.pick([1, 1, 3, 3, 5, 7])
-            let kernelWidth = rng.int(0...4) == 0 ? rng.pick([1, 3]) : kernel
-            let strides = [rng.int(1...3), rng.int(1...3)]
-            let dilations = rng.int(0...3) == 0 ? [rng.int(1...2), rng.int(1...2)] : [1, 1]
-            let pads = (0..<4).map { _ in rng.int(0...3) }
-            let autoPad: AutoPad = rng.int(0...7) == 0 ? rng.pick([.sameUpper, .sameLower, .valid]) : .notSet
-            let batch = rng.int(0...4) == 0 ? 3 : 1
-            let attributes = ConvAttributes(kernelShape: [kernel, kernelWidth], strides: strides, dilations: dilations,
-                                            pads: autoPad == .notSet ? pads : [], autoPad: autoPad, group: group)
-            guard (try? SpatialGeometry(inputSize: [height, width], convolution: attributes)) != nil else { continue }
-            do {
-                let x = try Tensor(shape: [batch, channels, height, width], floats: rng.floats(batch * channels * height * width))
-                let wCount = outputs * (channels / group) * kernel * kernelWidth
-                let w = try Tensor(shape: [outputs, channels / group, kernel, kernelWidth], floats: rng.floats(wCount))
-                let b = rng.int(0...2) == 0 ? nil : try Tensor(shape: [outputs], floats: rng.floats(outputs))
-                return ConvCase(input: x, weights: w, bias: b, attributes: attributes,
-                                biasIsConstant: rng.int(0...5) != 0)
-            } catch {
-                continue
-            }
-        }
-    }
-}
-
 final class ConvolutionTests: XCTestCase {
     let backend = SIMDBackend()
     let isas = SIMDKernelISA.allCases.filter(\.isSupported)
@@ -254,16 +178,10 @@ final class ConvolutionTests: XCTestCase {
         let c = ConvCase.random(&rng)
         let step = try convPrepare(c)
         let planned = try c.context()
-        let wrong = Tensor(shape: [c.input.shape[0], c.input.shape[1], c.input.shape[2] + 1, c.input.shape[3]], repeating: 1)
-        XCTAssertThrowsError(try step.run([wrong, c.weights, c.bias], planned: planned, context: RunContext(threads: 1))) { error in
-            XCTAssertEqual((error as? FoveaError)?.kind, .shapeMismatch)
-        }
-        let ints = try Tensor(shape: c.input.shape, int64s: [Int64](repeating: 1, count: c.input.count))
-        XCTAssertThrowsError(try step.run([ints, c.weights, c.bias], planned: planned, context: RunContext(threads: 1))) { error in
-            XCTAssertEqual((error as? FoveaError)?.kind, .unsupported)
-        }
-        XCTAssertThrowsError(try step.run([], planned: planned, context: RunContext(threads: 1))) { error in
-            XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
+        for (inputs, kind) in try c.wrongRunInputs() {
+            XCTAssertThrowsError(try step.run(inputs, planned: planned, context: RunContext(threads: 1))) { error in
+                XCTAssertEqual((error as? FoveaError)?.kind, kind)
+            }
         }
     }
 }

@@ -13,27 +13,15 @@ final class SIMDActivationTests: XCTestCase {
     /// results in the subnormal range.
     static let sigmoidTolerance = Tolerance(absolute: 1e-37, relative: 1e-6)
 
-    static let shapes: [[Int]] = [[1], [7], [3, 5], [1, 13, 7, 7], [3, 5, 37], [2, 3, 37, 37], [1, 17, 113]]
-
     func testRandomActivationsMatchReference() throws {
-        var g = SeededGenerator(seed: 11)
-        for index in 0..<84 {
-            let shape = LayerCheck.pick(Self.shapes, &g)
-            let x = LayerCheck.randomTensorWithSpecials(shape, using: &g)
-            let alpha = Float.random(in: -1...1, using: &g), beta = Float.random(in: -1...1, using: &g)
-            let lower: Float? = Bool.random(using: &g) ? Float.random(in: -3...0, using: &g) : nil
-            let upper: Float? = Bool.random(using: &g) ? Float.random(in: -1...3, using: &g) : nil
-            let cases: [(Op, Tolerance)] = [
-                (.relu, Self.comparisonTolerance),
-                (.leakyRelu(alpha: alpha), Self.comparisonTolerance),
-                (.clip(min: lower, max: upper), Self.comparisonTolerance),
-                (.sigmoid, Self.sigmoidTolerance),
-                (.hardSigmoid(alpha: alpha, beta: beta), Self.arithmeticTolerance),
-                (.hardSwish, Self.arithmeticTolerance),
-            ]
-            let (op, tolerance) = cases[index % cases.count]
-            try SIMDTestSupport.check(op, [x], tolerance: tolerance, threads: 1 + index % 2,
-                                      "case \(index): \(op) on \(shape.shapeDescription)")
+        for (index, c) in OperatorCases.activationCases(seed: 11, count: 84).enumerated() {
+            let tolerance: Tolerance
+            switch c.op {
+            case .sigmoid: tolerance = Self.sigmoidTolerance
+            case .hardSigmoid, .hardSwish: tolerance = Self.arithmeticTolerance
+            default: tolerance = Self.comparisonTolerance
+            }
+            try SIMDTestSupport.check(c.op, c.inputs, tolerance: tolerance, threads: 1 + index % 2, "case \(index): \(c.description)")
         }
     }
 

@@ -7,24 +7,15 @@ final class SIMDBinaryTests: XCTestCase {
     /// One IEEE operation per element, as in the reference: exact.
     static let binaryTolerance = Tolerance.exact
 
-    /// Pairs of shapes that broadcast: same shape, scalar, per-channel, and general.
-    static let shapePairs: [([Int], [Int])] = [
-        ([3, 13, 7, 7], [3, 13, 7, 7]), ([1, 5, 37], [1, 5, 37]), ([7], [7]),
-        ([3, 13, 7, 7], []), ([], [1, 5, 37]), ([3, 13, 7, 7], [1]), ([1], [37, 3]),
-        ([3, 13, 7, 7], [13, 1, 1]), ([1, 13, 37, 37], [1, 13, 1, 1]), ([13, 1, 1], [3, 13, 7, 7]),
-        ([3, 5, 7, 7], [1, 5, 1, 1]),
-        ([3, 1, 7], [5, 1]), ([3, 5, 7], [7]), ([7, 1], [1, 9]), ([3, 5, 1, 7], [5, 3, 1]),
-        ([1, 13, 37, 1], [1, 1, 1, 37]), ([2, 1, 3, 1, 5], [1, 4, 1, 6, 1]),
-    ]
-
     func testRandomBinaryOpsMatchReferenceExactly() throws {
         var g = SeededGenerator(seed: 21)
         let ops: [Op] = [.add, .sub, .mul, .div]
+        let pairs = OperatorCases.broadcastShapePairs
         for index in 0..<68 {
-            let (aShape, bShape) = Self.shapePairs[index % Self.shapePairs.count]
+            let (aShape, bShape) = pairs[index % pairs.count]
             let a = LayerCheck.randomTensorWithSpecials(aShape, using: &g)
             let b = LayerCheck.randomTensorWithSpecials(bShape, using: &g)
-            let op = ops[index / Self.shapePairs.count % ops.count]
+            let op = ops[index / pairs.count % ops.count]
             try SIMDTestSupport.check(op, [a, b], tolerance: Self.binaryTolerance, threads: 1 + index % 2,
                                       "case \(index): \(op.typeName) \(aShape.shapeDescription) with \(bShape.shapeDescription)")
         }

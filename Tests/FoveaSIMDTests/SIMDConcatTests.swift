@@ -8,20 +8,8 @@ final class SIMDConcatTests: XCTestCase {
     static let concatTolerance = Tolerance.exact
 
     func testRandomConcatMatchesReferenceExactly() throws {
-        var g = SeededGenerator(seed: 51)
-        for index in 0..<40 {
-            let rank = Int.random(in: 1...4, using: &g)
-            let base = (0..<rank).map { _ in LayerCheck.pick([1, 3, 7, 13, 37], &g) }
-            let axis = Int.random(in: 0..<rank, using: &g)
-            let count = Int.random(in: 1...4, using: &g)
-            let inputs = (0..<count).map { _ -> Tensor in
-                var shape = base
-                shape[axis] = LayerCheck.pick([0, 1, 5, 13, 64], &g)
-                return LayerCheck.randomTensorWithSpecials(shape, using: &g)
-            }
-            let signedAxis = Bool.random(using: &g) ? axis : axis - rank
-            try SIMDTestSupport.check(.concat(axis: signedAxis), inputs, tolerance: Self.concatTolerance, threads: 1 + index % 2,
-                                      "case \(index): axis \(signedAxis) of \(inputs.map { $0.shape.shapeDescription })")
+        for (index, c) in OperatorCases.concatCases(seed: 51, count: 40).enumerated() {
+            try SIMDTestSupport.check(c.op, c.inputs, tolerance: Self.concatTolerance, threads: 1 + index % 2, "case \(index): \(c.description)")
         }
     }
 

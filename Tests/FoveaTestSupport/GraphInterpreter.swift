@@ -17,6 +17,26 @@ public enum GraphInterpreter {
     }
 }
 
+extension GraphInterpreter {
+    /// Compares a plan's outputs with the interpreter's values for every
+    /// graph output: each element within `bound` × max(1, the largest
+    /// |expected| of that output). Returns the first difference, or `nil`.
+    public static func firstDifference(_ outputs: [String: Tensor], _ expected: [String: Tensor], graph: Graph,
+                                       bound: Float) -> String? {
+        for info in graph.outputs {
+            guard let actual = outputs[info.name]?.floats, let wanted = expected[info.name]?.floats else {
+                return "\(info.name): missing or not float32"
+            }
+            guard actual.count == wanted.count else { return "\(info.name): \(actual.count) elements, expected \(wanted.count)" }
+            let scale = Swift.max(1, wanted.map(abs).max() ?? 0)
+            for (i, (a, e)) in zip(actual, wanted).enumerated() where !(abs(a - e) <= bound * scale) {
+                return "\(info.name)[\(i)]: \(a) vs \(e)"
+            }
+        }
+        return nil
+    }
+}
+
 /// Bitwise equality of float tensors (NaNs with the same payload are equal).
 public func sameBits(_ a: Tensor, _ b: Tensor) -> Bool {
     guard a.shape == b.shape, a.dataType == b.dataType else { return false }

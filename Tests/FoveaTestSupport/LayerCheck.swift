@@ -223,9 +223,11 @@ public enum LayerCheck {
     }
 
     /// Runs the prepared step with 1 and with 2 threads and requires identical bits.
-    public static func checkThreadIndependence(_ backend: any Backend, _ op: Op, _ inputs: [Tensor], _ description: String,
+    /// `constants` are the indices of the inputs that are initializers (a convolution's weights).
+    public static func checkThreadIndependence(_ backend: any Backend, _ op: Op, _ inputs: [Tensor], constants: Set<Int> = [],
+                                               _ description: String,
                                                file: StaticString = #filePath, line: UInt = #line) throws {
-        let context = try nodeContext(op, inputs)
+        let context = try nodeContext(op, inputs, constants: constants)
         let step = try backend.prepare(context)
         let one = try step.run(inputs, planned: context, context: RunContext(threads: 1))
         let two = try step.run(inputs, planned: context, context: RunContext(threads: 2))

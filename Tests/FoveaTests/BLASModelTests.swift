@@ -31,14 +31,7 @@ final class BLASModelTests: XCTestCase {
             let plan = try ExecutionPlan(graph: graph, inputShapes: feeds.mapValues(\.shape), backends: backends, maxThreads: 2)
             XCTAssertNil(MemoryPlanCheck.firstConflict(plan.memory), graph.name)
             let outputs = try plan.run(feeds, context: RunContext(threads: 1 + seed % 2))
-            for info in graph.outputs {
-                let actual = try XCTUnwrap(outputs[info.name]?.floats), wanted = try XCTUnwrap(expected[info.name]?.floats)
-                let scale = max(1, wanted.map(abs).max() ?? 0)
-                for (a, e) in zip(actual, wanted) where !(abs(a - e) <= 1e-4 * scale) {
-                    XCTFail("\(graph.name) \(info.name): \(a) vs \(e)")
-                    break
-                }
-            }
+            XCTAssertNil(GraphInterpreter.firstDifference(outputs, expected, graph: graph, bound: 1e-4), graph.name)
             if graph.nodes.contains(where: { $0.op.typeName == "Conv" }) {
                 XCTAssertTrue(plan.assignments.contains { $0.backend == "blas" }, graph.name)
             }

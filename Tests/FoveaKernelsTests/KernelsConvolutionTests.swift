@@ -1,0 +1,283 @@
+import XCTest
+import CFoveaKernels
+import FoveaCore
+import FoveaTestSupport
+@testable import FoveaKernels
+
+/// Convolutions on the kernels backend against the reference, on the shared
+/// ``ConvCase`` families, under every ``WinogradPolicy``. Each case is
+/// checked against its own step's written tolerance (`tolerance: nil`): a
+/// Winograd step may be looser than the GEMM step of the same convolution.
+final class KernelsConvolutionTests: XCTestCase {
+    /// Fused activations drawn for the random cases (nil: none).
+    static let activations: [FusedActivation?] = [nil, nil, .relu, .relu, .clip(min: 0, max: 6), .clip(min: -0.25, max: nil),
+                                                  .clip(min: nil, max: 0.5), .leakyRelu(alpha: 0.1)]
+
+    /// What the random cases reached, to require that every path ran.
+    private struct Coverage {
+        var paths: Set<String> = []
+        var fused: Set<String> = []
+        var runTimeBias: Set<String> = []
+        var batched: Set<String> = []
+        /// The largest relative error seen per algorithm, and that algorithm's step tolerance.
+        var worst: [String: (error: Float, tolerance: Float)] = [:]
+
+        /// The step tolerance leaves room for a whole network (F6's is 1e-3);
+        /// one layer must also keep within the C kernels' own bound for each
+        /// Winograd variant (fovea_winograd.h), which catches a transform
+        /// that is off by a little. Prints the worst errors.
+        func checkWrittenBounds(file: StaticString = #filePath, line: UInt = #line) {
+            for (path, worst) in worst.sorted(by: { $0.key < $1.key }) {
+                print("kernels conv \(path): worst relative error \(worst.error) (step tolerance \(worst.tolerance))")
+                let variant: ConvolutionAlgorithm? = ["winograd_f2": .winogradF2, "winograd_f4": .winogradF4, "winograd_f6": .winogradF6][path]
+                if let bound = variant.flatMap(KernelsTestSupport.writtenWinogradBound) {
+                    XCTAssertLessThanOrEqual(worst.error, bound, "\(path): worse than the C kernels' written bound", file: file, line: line)
+                }
+            }
+        }
+
+        mutating func record(_ path: String, _ c: ConvCase, error: Float, tolerance: Float) {
+            paths.insert(path)
+            if c.attributes.activation != nil { fused.insert(path) }
+            if c.bias != nil && !c.biasIsConstant { runTimeBias.insert(path) }
+            if c.input.shape[0] > 1 { batched.insert(path) }
+            let old = worst[path] ?? (0, tolerance)
+            worst[path] = (Swift.max(old.error, error), tolerance)
+        }
+    }
+
+    /// The path name of an algorithm string: `gemm 1x1`, `im2col+gemm`, `winograd_f4`, `dwconv_3x3s1`, ...
+    private static func path(_ algorithm: String) -> String {
+        if algorithm.hasPrefix("gemm 1x1") { return "gemm 1x1" }
+        if algorithm.hasPrefix("im2col+gemm") { return "im2col+gemm" }
+        if algorithm.hasPrefix("winograd_f") { return String(algorithm.prefix("winograd_f2".count)) }
+        // dwconv_3x3s1_avx512 -> dwconv_3x3s1
+        let name = algorithm.prefix { $0 != " " }
+        return name.hasSuffix("_\(KernelsBackend.isa)") ? String(name.dropLast(KernelsBackend.isa.count + 1)) : String(name)
+    }
+
+    /// Checks `c` on a backend with `policy` (LayerCheck: the step's own
+    /// tolerance, its exact workspace, a strided output for batch > 1) and its
+    /// routing, and records the path and the error. Returns the algorithm.
+    @discardableResult
+    private func checkCase(_ c: ConvCase, _ policy: WinogradPolicy, threads: Int, _ label: String,
+                           coverage: inout Coverage, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        let backend = KernelsBackend(winograd: policy)
+        let context = try c.context()
+        XCTAssertTrue(backend.supports(context), "\(label): declined \(c)", file: file, line: line)
+        let algorithm = try LayerCheck.check(backend, c.op, c.presentInputs, constants: c.constantIndices, tolerance: nil,
+                                             threads: threads, "\(label) policy \(policy): \(c)", file: file, line: line)
+        let prefix = try KernelsTestSupport.expectedAlgorithmPrefix(c, policy)
+        XCTAssertTrue(algorithm.hasPrefix(prefix), "\(label) policy \(policy): ran '\(algorithm)', expected '\(prefix)...' for \(c)",
+                      file: file, line: line)
+        XCTAssertTrue(algorithm.contains(KernelsBackend.isa), "\(label): '\(algorithm)' does not name the ISA", file: file, line: line)
+        if let activation = c.attributes.activation {
+            XCTAssertTrue(algorithm.hasSuffix(" +\(activation)"), "\(label): '\(algorithm)' does not show the fused \(activation)",
+                          file: file, line: line)
+        } else {
+            XCTAssertFalse(algorithm.contains(" +"), "\(label): '\(algorithm)' shows a fused activation", file: file, line: line)
+        }
+        let step = try backend.prepare(context)
+        let actual = try step.run(c.inputs, planned: context, context: RunContext(threads: threads))[0]
+        let error = KernelsTestSupport.relativeError(actual, try c.reference())
+        coverage.record(Self.path(algorithm), c, error: error, tolerance: step.tolerance)
+        return algorithm
+    }
+
+    /// Random cases of every family. Winograd-shaped ones run under each
+    /// policy (GEMM, F2, F4, F6, measured); the others under `off` and
+    /// `measured`, which must not change their routing.
+    func testRandomFamiliesOnEveryPolicy() throws {
+        var coverage = Coverage()
+        var activationRng = ConvRandom(seed: 0xAC7)
+        let plan: [(ConvCase.Family, count: Int, policies: [WinogradPolicy])] = [
+            (.winograd, 30, KernelsTestSupport.policies),
+            (.pointwise, 24, [.off, .measured]),
+            (.spatial, 24, [.off, .forced(.winogradF4)]),
+            (.grouped, 12, [.off, .forced(.winogradF2)]),
+            (.depthwise, 30, [.measured, .forced(.winogradF6)]),
+            (.mixed, 40, [.off, .measured]),
+        ]
+        var index = 0
+        for (familyIndex, (family, count, policies)) in plan.enumerated() {
+            var rng = ConvRandom(seed: 0xC0DE + UInt64(familyIndex))
+            for n in 0..<count {
+                var c = ConvCase.random(&rng, family: family)
+                c.attributes.activation = activationRng.pick(Self.activations)
+                for policy in policies {
+                    try checkCase(c, policy, threads: 1 + index % 2, "\(family) case \(n)", coverage: &coverage)
+                    index += 1
+                }
+            }
+        }
+        let every: Set<String> = ["gemm 1x1", "im2col+gemm", "winograd_f2", "winograd_f4", "winograd_f6",
+                                  "dwconv_3x3s1", "dwconv_3x3s2", "dwconv_kxk"]
+        XCTAssertEqual(coverage.paths, every, "the random families reach every path")
+        XCTAssertEqual(coverage.fused, every, "every path ran with a fused activation")
+        XCTAssertEqual(coverage.runTimeBias, every, "every path ran with a run-time bias")
+        XCTAssertEqual(coverage.batched, every, "every path ran with batch > 1")
+        coverage.checkWrittenBounds()
+    }
+
+    /// Larger planes and channel counts: many column panels, a reduction over
+    /// two K blocks (120 channels × 3×3 = 1080 > 512), Winograd on planes of
+    /// several tile blocks, a depthwise layer of MobileNet's shape.
+    func testLargerShapesOnEveryPolicy() throws {
+        var coverage = Coverage()
+        var rng = ConvRandom(seed: 37)
+        // (spatial, channels, outputs, kernel, stride, group)
+        let shapes: [(Int, Int, Int, Int, Int, Int)] = [
+            (37, 5, 11, 3, 1, 1), (37, 40, 9, 1, 1, 1), (61, 3, 8, 3, 2, 1), (23, 32, 35, 3, 1, 1),
+            (19, 64, 16, 1, 1, 1), (9, 120, 9, 3, 1, 1), (29, 24, 24, 3, 1, 24), (28, 16, 32, 3, 2, 16),
+        ]
+        for (index, (spatial, channels, outputs, kernel, stride, group)) in shapes.enumerated() {
+            let x = try Tensor(shape: [1, channels, spatial, spatial], floats: rng.floats(channels * spatial * spatial))
+            let wShape = [outputs, channels / group, kernel, kernel]
+            let w = try Tensor(shape: wShape, floats: rng.floats(wShape.elementCount))
+            let b = try Tensor(shape: [outputs], floats: rng.floats(outputs))
+            let pad = kernel / 2
+            let c = ConvCase(input: x, weights: w, bias: b,
+                             attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [stride, stride], dilations: [1, 1],
+                                                        pads: [pad, pad, pad, pad], group: group,
+                                                        activation: index % 2 == 1 ? .relu : nil))
+            let winogradShaped = kernel == 3 && stride == 1 && group == 1
+            for policy in winogradShaped ? KernelsTestSupport.policies : [.measured] {
+                try checkCase(c, policy, threads: 2, "large case \(index)", coverage: &coverage)
+            }
+        }
+        XCTAssertTrue(coverage.paths.isSuperset(of: ["gemm 1x1", "im2col+gemm", "winograd_f2", "winograd_f4", "winograd_f6",
+                                                     "dwconv_3x3s1", "dwconv_3x3s2"]), "\(coverage.paths)")
+        coverage.checkWrittenBounds()
+    }
+
+    /// The step's tolerance is written per algorithm: the GEMM's default,
+    /// each Winograd variant's no tighter than the C kernels' measured bound
+    /// (fovea_winograd.h) and growing with the tile, F6 looser than the GEMM
+    /// of the same convolution, and the direct depthwise tighter.
+    func testEachAlgorithmHasItsWrittenTolerance() throws {
+        var rng = ConvRandom(seed: 71)
+        let c = ConvCase.random(&rng, family: .winograd, spatial: 9)
+        let context = try c.context()
+        var tolerance: [ConvolutionAlgorithm: Float] = [:]
+        for policy in KernelsTestSupport.policies.dropLast() {
+            let step = try KernelsBackend(winograd: policy).prepare(context)
+            let algorithm = try KernelsTestSupport.expectedAlgorithm(c, policy)
+            tolerance[algorithm] = step.tolerance
+            if let written = KernelsTestSupport.writtenWinogradBound(algorithm) {
+                XCTAssertGreaterThanOrEqual(step.tolerance, written, "\(algorithm) is tighter than the C kernels' bound")
+            }
+        }
+        let gemm = try XCTUnwrap(tolerance[.gemm]), f2 = try XCTUnwrap(tolerance[.winogradF2])
+        let f4 = try XCTUnwrap(tolerance[.winogradF4]), f6 = try XCTUnwrap(tolerance[.winogradF6])
+        XCTAssertEqual(gemm, 1e-4)
+        XCTAssertLessThanOrEqual(gemm, f2)
+        XCTAssertLessThanOrEqual(f2, f4)
+        XCTAssertLessThanOrEqual(f4, f6)
+        XCTAssertGreaterThan(f6, gemm, "a node on Winograd F6 has a looser bound than on the GEMM")
+        let depthwise = ConvCase.random(&rng, family: .depthwise)
+        XCTAssertLessThan(try KernelsTestSupport.backend.prepare(depthwise.context()).tolerance, gemm)
+    }
+
+    /// Named cases whose routing is known: the test fails if a policy or the
+    /// shape rules send a convolution to another algorithm.
+    func testRoutingOfNamedShapes() throws {
+        var rng = ConvRandom(seed: 3)
+        func make(_ channels: Int, _ outputs: Int, _ kernel: [Int], size: Int = 9, stride: Int = 1, dilation: Int = 1,
+                  group: Int = 1, pads: [Int] = [0, 0, 0, 0]) throws -> ConvCase {
+            ConvCase(input: try Tensor(shape: [1, channels, size, size], floats: rng.floats(channels * size * size)),
+                     weights: try Tensor(shape: [outputs, channels / group] + kernel, floats: rng.floats(outputs * channels / group * kernel[0] * kernel[1])),
+                     bias: nil, attributes: ConvAttributes(kernelShape: kernel, strides: [stride, stride], dilations: [dilation, dilation],
+                                                           pads: pads, group: group))
+        }
+        func algorithm(_ c: ConvCase, _ policy: WinogradPolicy) throws -> String {
+            try KernelsBackend(winograd: policy).prepare(c.context()).algorithm
+        }
+        let threeByThree = try make(8, 16, [3, 3], pads: [1, 1, 1, 1])
+        XCTAssertTrue(try algorithm(threeByThree, .forced(.winogradF2)).contains("winograd_f2"))
+        XCTAssertTrue(try algorithm(threeByThree, .forced(.winogradF4)).contains("winograd_f4"))
+        XCTAssertTrue(try algorithm(threeByThree, .forced(.winogradF6)).contains("winograd_f6"))
+        XCTAssertTrue(try algorithm(threeByThree, .off).hasPrefix("im2col+gemm 3x3"))
+        // Forcing Winograd leaves what it cannot run on the GEMM or the depthwise kernels.
+        for policy in KernelsTestSupport.policies {
+            XCTAssertTrue(try algorithm(make(8, 16, [3, 3], stride: 2), policy).hasPrefix("im2col+gemm 3x3"), "\(policy) stride 2")
+            XCTAssertTrue(try algorithm(make(8, 16, [3, 3], dilation: 2), policy).hasPrefix("im2col+gemm 3x3"), "\(policy) dilation 2")
+            XCTAssertTrue(try algorithm(make(8, 16, [3, 3], group: 2), policy).hasPrefix("im2col+gemm 3x3"), "\(policy) 2 groups")
+            XCTAssertTrue(try algorithm(make(8, 16, [3, 1], pads: [1, 0, 1, 0]), policy).hasPrefix("im2col+gemm 3x1"), "\(policy) 3x1")
+            XCTAssertTrue(try algorithm(make(8, 16, [1, 1]), policy).hasPrefix("gemm 1x1"), "\(policy) 1x1")
+            XCTAssertTrue(try algorithm(make(8, 8, [3, 3], group: 8), policy).hasPrefix("dwconv_3x3s1"), "\(policy) depthwise")
+            XCTAssertTrue(try algorithm(make(8, 24, [3, 3], stride: 2, group: 8), policy).hasPrefix("dwconv_3x3s2"),
+                          "\(policy) depthwise, channel multiplier 3")
+            XCTAssertTrue(try algorithm(make(8, 8, [5, 5], group: 8), policy).hasPrefix("dwconv_kxk"), "\(policy) depthwise 5x5")
+        }
+        // A 1x1 convolution with pads is an im2col of a 1x1 window, not a GEMM on the input planes.
+        XCTAssertTrue(try algorithm(make(8, 16, [1, 1], pads: [1, 1, 1, 1]), .off).hasPrefix("im2col+gemm 1x1"))
+        XCTAssertTrue(try algorithm(make(8, 16, [1, 1], stride: 2), .off).hasPrefix("im2col+gemm 1x1"))
+        // Pads only at the end make the output larger than the input: still an im2col (the C kernels' rule).
+        XCTAssertTrue(try algorithm(make(8, 16, [1, 1], pads: [0, 0, 1, 2]), .off).hasPrefix("im2col+gemm 1x1"))
+        // One input channel, one group: an ordinary convolution, not depthwise.
+        XCTAssertTrue(try algorithm(make(1, 4, [3, 3], group: 1), .off).hasPrefix("im2col+gemm 3x3"))
+        // The measured table: the fastest of its nearest measured shape.
+        XCTAssertEqual(ConvolutionAlgorithmTable.fastest(channels: 64, outputChannels: 16, height: 56, width: 56), .winogradF6)
+        XCTAssertEqual(ConvolutionAlgorithmTable.fastest(channels: 16, outputChannels: 512, height: 7, width: 7), .gemm)
+        let table = try make(64, 16, [3, 3], size: 56, pads: [1, 1, 1, 1])
+        XCTAssertTrue(try algorithm(table, .measured).contains("winograd_f6"))
+        let small = try make(16, 512, [3, 3], size: 7, pads: [1, 1, 1, 1])
+        XCTAssertTrue(try algorithm(small, .measured).hasPrefix("im2col+gemm 3x3"))
+    }
+
+    /// Each algorithm gives the same bits on 1 and 2 threads (the C kernels
+    /// split output tiles, column blocks, channel panels or row bands among
+    /// threads, but every output is summed in the same order), on shapes
+    /// large enough for the kernels to go parallel.
+    func testOneAndTwoThreadsGiveIdenticalResults() throws {
+        var rng = ConvRandom(seed: 2)
+        // (batch, channels, outputs, spatial, kernel, stride, group, policy)
+        let cases: [(Int, Int, Int, Int, Int, Int, Int, WinogradPolicy)] = [
+            (1, 40, 101, 13, 1, 1, 1, .off),                    // gemm 1x1, output channels split
+            (2, 12, 45, 13, 3, 1, 1, .off),                     // im2col 3x3
+            (1, 16, 24, 20, 3, 1, 1, .forced(.winogradF2)),
+            (1, 16, 24, 20, 3, 1, 1, .forced(.winogradF4)),
+            (2, 16, 24, 20, 3, 1, 1, .forced(.winogradF6)),
+            (1, 2, 2, 64, 3, 1, 2, .off),                        // depthwise 3x3s1, row bands
+            (1, 3, 6, 64, 3, 2, 3, .off),                        // depthwise 3x3s2, multiplier 2
+            (2, 8, 8, 40, 5, 1, 8, .off),                        // depthwise kxk
+        ]
+        for (batch, channels, outputs, spatial, kernel, stride, group, policy) in cases {
+            let x = try Tensor(shape: [batch, channels, spatial, spatial], floats: rng.floats(batch * channels * spatial * spatial))
+            let wShape = [outputs, channels / group, kernel, kernel]
+            let w = try Tensor(shape: wShape, floats: rng.floats(wShape.elementCount))
+            let b = try Tensor(shape: [outputs], floats: rng.floats(outputs))
+            let pad = kernel / 2
+            let op = Op.conv(ConvAttributes(kernelShape: [kernel, kernel], strides: [stride, stride], dilations: [1, 1],
+                                            pads: [pad, pad, pad, pad], group: group, activation: .relu))
+            let backend = KernelsBackend(winograd: policy)
+            let (step, _) = try KernelsTestSupport.prepare(op, [x, w, b], constants: [1, 2], backend: backend)
+            try KernelsTestSupport.checkThreadIndependence(op, [x, w, b], constants: [1, 2], backend: backend,
+                                                           "\(step.algorithm) X \(x.shape) W \(w.shape)")
+        }
+    }
+
+    /// The output of one image written as a channel slice of a wider tensor
+    /// (an elided Concat), for every algorithm, leaves the gaps alone: run by
+    /// ``LayerCheck`` for batch > 1; here with 3 threads and a workspace
+    /// sized for exactly that.
+    func testStridedOutputOnEveryAlgorithm() throws {
+        var rng = ConvRandom(seed: 9)
+        for (kernel, group, policy) in [(1, 1, WinogradPolicy.off), (3, 1, .off), (3, 1, .forced(.winogradF2)),
+                                        (3, 1, .forced(.winogradF4)), (3, 1, .forced(.winogradF6)), (3, 6, .off)] {
+            let x = try Tensor(shape: [2, 6, 17, 17], floats: rng.floats(2 * 6 * 289))
+            let w = try Tensor(shape: [12, 6 / group, kernel, kernel], floats: rng.floats(12 * 6 / group * kernel * kernel))
+            let pad = kernel / 2
+            let c = ConvCase(input: x, weights: w, bias: nil,
+                             attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [1, 1], dilations: [1, 1],
+                                                        pads: [pad, pad, pad, pad], group: group))
+            let context = try c.context()
+            let step = try KernelsBackend(winograd: policy).prepare(context)
+            XCTAssertTrue(step.writesStridedOutput, step.algorithm)
+            let contiguous = try step.run(c.inputs, planned: context, context: RunContext(threads: 3))[0]
+            let strided = try LayerCheck.runByHand(step, c.inputs, planned: context, threads: 3, outputBatchStride: 12 * 289 + 40)
+            LayerCheck.assertSameBits(strided, contiguous, "\(step.algorithm): strided, 3 threads")
+            LayerCheck.compareRelative([contiguous], [try c.reference()], bound: step.tolerance, step.algorithm)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import XCTest
+import FoveaCore
+import FoveaTestSupport
+@testable import FoveaKernels
+
+/// MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool on the kernels
+/// backend against the reference, on the shared pooling families.
+final class KernelsPoolingTests: XCTestCase {
+    /// Max pooling compares in the reference's tap order from -FLT_MAX (fovea_kernels.h): bit-exact.
+    static let maxPoolTolerance = Tolerance.exact
+    /// Average pooling adds the taps in the reference's order from +0 and
+    /// divides by the same count (fovea_kernels.h): bit-exact.
+    static let averagePoolTolerance = Tolerance.exact
+    /// The C kernel sums each plane in double; the reference adds float32
+    /// sequentially, whose own rounding over up to 4181 values in [-4, 4]
+    /// stays within this (as for the SIMD backend, which sums in 16 lanes).
+    static let globalAverageTolerance = Tolerance(absolute: 1e-5, relative: 1e-5)
+
+    func testRandomMaxPoolMatchesReferenceExactly() throws {
+        for (index, c) in OperatorCases.poolingCases(max: true, seed: 101, count: 60, specials: true).enumerated() {
+            let algorithm = try KernelsTestSupport.check(c.op, c.inputs, tolerance: Self.maxPoolTolerance, threads: 1 + index % 2,
+                                                         "case \(index): \(c.description)")
+            XCTAssertTrue(algorithm.hasPrefix("maxpool ") && algorithm.hasSuffix(KernelsBackend.isa), algorithm)
+        }
+    }
+
+    /// Finite inputs, then inputs with NaN and ±inf (they propagate, summed, as in the reference).
+    func testRandomAveragePoolMatchesReferenceExactly() throws {
+        let cases = OperatorCases.poolingCases(max: false, seed: 202, count: 60, specials: false)
+            + OperatorCases.poolingCases(max: false, seed: 203, count: 12, specials: true)
+        for (index, c) in cases.enumerated() {
+            let algorithm = try KernelsTestSupport.check(c.op, c.inputs, tolerance: Self.averagePoolTolerance, threads: 1 + index % 2,
+                                                         "case \(index): \(c.description)")
+            XCTAssertTrue(algorithm.hasPrefix("avgpool ") && algorithm.hasSuffix(KernelsBackend.isa), algorithm)
+        }
+    }
+
+    func testRandomGlobalPoolingMatchesReference() throws {
+        for (index, c) in OperatorCases.globalPoolingCases(seed: 303, count: 30).enumerated() {
+            try KernelsTestSupport.check(c.op, c.inputs, tolerance: index % 2 == 0 ? .exact : Self.globalAverageTolerance,
+                                         threads: 1 + index % 3 / 2, "case \(index): \(c.description)")
+        }
+    }
+
+    /// NaN, ±inf and windows entirely in padding: the shared cases, exact.
+    func testPoolingSpecialCasesAgreeWithTheReference() throws {
+        for (op, input, description) in try LayerCheck.poolingSpecialCases() {
+            try KernelsTestSupport.check(op, [input], tolerance: .exact, description)
+            try KernelsTestSupport.check(op, [input], tolerance: .exact, threads: 2, description)
+        }
+    }
+
+    func testSqueezeNetShapes() throws {
+        var g = SeededGenerator(seed: 404)
+        let x = LayerCheck.randomTensor([1, 64, 111, 111], using: &g)
+        let pool = PoolAttributes(kernelShape: [3, 3], strides: [2, 2], dilations: [], pads: [0, 0, 0, 0], ceilMode: true)
+        let algorithm = try KernelsTestSupport.check(.maxPool(pool), [x], tolerance: Self.maxPoolTolerance, threads: 2, "SqueezeNet maxpool")
+        XCTAssertEqual(algorithm, "maxpool 3x3s2 \(KernelsBackend.isa)")
+        let y = LayerCheck.randomTensor([1, 1000, 13, 13], using: &g)
+        let global = try KernelsTestSupport.check(.globalAveragePool, [y], tolerance: Self.globalAverageTolerance, threads: 2,
+                                                  "SqueezeNet global average")
+        XCTAssertEqual(global, "global avgpool \(KernelsBackend.isa)")
+    }
+
+    /// The planes are shared out among threads; each plane is computed the same way.
+    func testOneAndTwoThreadsGiveIdenticalResults() throws {
+        var g = SeededGenerator(seed: 505)
+        let x = LayerCheck.randomTensorWithSpecials([3, 13, 37, 37], using: &g)
+        let a = PoolAttributes(kernelShape: [3, 2], strides: [2, 3], dilations: [1, 2], pads: [1, 0, 2, 1], ceilMode: true)
+        let dense = PoolAttributes(kernelShape: [3, 3], strides: [1, 1], dilations: [], pads: [1, 1, 1, 1], countIncludePad: true)
+        try KernelsTestSupport.checkThreadIndependence(.maxPool(a), [x], "maxpool")
+        try KernelsTestSupport.checkThreadIndependence(.averagePool(a), [x], "avgpool")
+        try KernelsTestSupport.checkThreadIndependence(.averagePool(dense), [x], "avgpool 3x3 count_include_pad")
+        try KernelsTestSupport.checkThreadIndependence(.globalAveragePool, [x], "global average")
+        try KernelsTestSupport.checkThreadIndependence(.globalMaxPool, [x], "global max")
+    }
+
+    func testDeclinesWhatItDoesNotRun() {
+        let pool = PoolAttributes(kernelShape: [3, 3], strides: [], dilations: [], pads: [])
+        XCTAssertTrue(KernelsTestSupport.supports(.maxPool(pool), [TensorType(.float32, [1, 2, 9, 9])]))
+        XCTAssertTrue(KernelsTestSupport.supports(.averagePool(pool), [TensorType(.float32, [1, 2, 9, 9])]))
+        for (op, inputs, outputCount, reason) in OperatorCases.poolingNodesToDecline {
+            XCTAssertFalse(KernelsTestSupport.supports(op, inputs, outputCount: outputCount), reason)
+        }
+        XCTAssertFalse(KernelsTestSupport.supports(.globalMaxPool, [TensorType(.bool, [1, 2, 9, 9])]), "bool input")
+    }
+}

@@ -1,0 +1,108 @@
+import XCTest
+import CFoveaKernels
+import FoveaCore
+import FoveaTestSupport
+@testable import FoveaKernels
+
+/// The shared harness (``LayerCheck``) bound to the kernels backend, and what
+/// the tests expect of its convolution routing.
+enum KernelsTestSupport {
+    static let backend = KernelsBackend()
+
+    /// Every Winograd policy: the GEMM everywhere, each forced variant, and the measured table.
+    static let policies: [WinogradPolicy] = [.off, .forced(.winogradF2), .forced(.winogradF4), .forced(.winogradF6), .measured]
+
+    /// Runs `op` on the kernels backend and the reference (see ``LayerCheck/check``).
+    @discardableResult
+    static func check(_ op: Op, _ inputs: [Tensor], constants: Set<Int> = [], tolerance: Tolerance?,
+                      threads: Int = 1, backend: KernelsBackend = backend, _ description: String,
+                      file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        try LayerCheck.check(backend, op, inputs, constants: constants, tolerance: tolerance, threads: threads, description,
+                             file: file, line: line)
+    }
+
+    static func checkThreadIndependence(_ op: Op, _ inputs: [Tensor], constants: Set<Int> = [],
+                                        backend: KernelsBackend = backend, _ description: String,
+                                        file: StaticString = #filePath, line: UInt = #line) throws {
+        try LayerCheck.checkThreadIndependence(backend, op, inputs, constants: constants, description, file: file, line: line)
+    }
+
+    static func supports(_ op: Op, _ types: [TensorType], outputCount: Int = 1) -> Bool {
+        LayerCheck.supports(backend, op, types, outputCount: outputCount)
+    }
+
+    /// Prepares `op` on the kernels backend (which must support it).
+    static func prepare(_ op: Op, _ inputs: [Tensor], constants: Set<Int> = [],
+                        backend: KernelsBackend = backend) throws -> (any PreparedStep, NodeContext) {
+        let context = try LayerCheck.nodeContext(op, inputs, constants: constants)
+        return (try backend.prepare(context), context)
+    }
+
+    // MARK: Convolution routing, written out independently of the backend's code
+
+    /// The convolution algorithm `policy` must give `c`: depthwise for one
+    /// group per channel; for a 3×3, stride-1, dilation-1, one-group
+    /// convolution, the policy's (the measured table's for `.measured`);
+    /// the GEMM otherwise.
+    static func expectedAlgorithm(_ c: ConvCase, _ policy: WinogradPolicy) throws -> ConvolutionAlgorithm {
+        if c.isDepthwise { return .depthwise }
+        let a = c.attributes
+        let winogradShape = a.group == 1 && c.weights.shape[2] == 3 && c.weights.shape[3] == 3
+            && a.strides.allSatisfy { $0 == 1 } && a.dilations.allSatisfy { $0 == 1 }
+        guard winogradShape else { return .gemm }
+        switch policy {
+        case .off: return .gemm
+        case .forced(let variant): return variant
+        case .measured:
+            let output = try geometry(c).outputSize
+            return ConvolutionAlgorithmTable.fastest(channels: c.input.shape[1], outputChannels: c.weights.shape[0],
+                                                     height: output[0], width: output[1])
+        }
+    }
+
+    /// How the step's `algorithm` must begin for `c` under `policy`, such as
+    /// `winograd_f4x4_3x3 f32_gemm_`, `gemm 1x1 f32_gemm_`, `im2col+gemm 3x1 f32_gemm_`
+    /// or `dwconv_3x3s2_avx512`.
+    static func expectedAlgorithmPrefix(_ c: ConvCase, _ policy: WinogradPolicy) throws -> String {
+        let g = try geometry(c)
+        let kernel = Array(c.weights.shape.dropFirst(2))
+        switch try expectedAlgorithm(c, policy) {
+        case .depthwise:
+            let threeByThree = kernel == [3, 3] && g.dilations == [1, 1]
+            let variant = threeByThree && g.strides == [1, 1] ? "3x3s1" : threeByThree && g.strides == [2, 2] ? "3x3s2" : "kxk"
+            return "dwconv_\(variant)_\(KernelsBackend.isa)"
+        case .winogradF2: return "winograd_f2x2_3x3 f32_gemm_"
+        case .winogradF4: return "winograd_f4x4_3x3 f32_gemm_"
+        case .winogradF6: return "winograd_f6x6_3x3 f32_gemm_"
+        case .gemm:
+            // The C kernels read the input planes in place only when the output is the input, pixel for pixel.
+            let pointwise = kernel == [1, 1] && g.strides == [1, 1] && g.padsBegin == [0, 0]
+                && g.outputSize == Array(c.input.shape.dropFirst(2))
+            return pointwise ? "gemm 1x1 f32_gemm_" : "im2col+gemm \(kernel[0])x\(kernel[1]) f32_gemm_"
+        }
+    }
+
+    /// The case's resolved geometry (pads from auto_pad, output size).
+    static func geometry(_ c: ConvCase) throws -> SpatialGeometry {
+        try SpatialGeometry(inputSize: Array(c.input.shape.dropFirst(2)), convolution: c.attributes, weightShape: c.weights.shape)
+    }
+
+    /// The C kernels' written error bound of a Winograd variant (fovea_winograd.h),
+    /// relative to the largest magnitude of the exact output.
+    static func writtenWinogradBound(_ variant: ConvolutionAlgorithm) -> Float? {
+        switch variant {
+        case .winogradF2: return Float(FOVEA_WINOGRAD_F2_TOLERANCE)
+        case .winogradF4: return Float(FOVEA_WINOGRAD_F4_TOLERANCE)
+        case .winogradF6: return Float(FOVEA_WINOGRAD_F6_TOLERANCE)
+        case .gemm, .depthwise: return nil
+        }
+    }
+
+    /// The largest |actual − expected| over the largest |expected| (the parity rule's measure).
+    static func relativeError(_ actual: Tensor, _ expected: Tensor) -> Float {
+        let a = actual.floats ?? [], e = expected.floats ?? []
+        let scale = e.filter(\.isFinite).map(abs).max() ?? 0
+        let worst = zip(a, e).map { abs($0 - $1) }.max() ?? 0
+        return scale > 0 ? worst / scale : worst
+    }
+}
