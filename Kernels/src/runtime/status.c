@@ -5,7 +5,7 @@ const char *fovea_status_description(fovea_status status) {
     switch (status) {
     case FOVEA_STATUS_OK: return "success";
     case FOVEA_STATUS_NULL_POINTER: return "a required pointer (parameters, input or output) is NULL";
-    case FOVEA_STATUS_INVALID_PARAMETER: return "a kernel size, stride or dilation is 0, or a size exceeds FOVEA_KERNELS_MAX_EXTENT";
+    case FOVEA_STATUS_INVALID_PARAMETER: return "invalid argument: a size, stride or dilation is 0 or exceeds FOVEA_KERNELS_MAX_EXTENT, shapes do not fit together, or buffers overlap";
     case FOVEA_STATUS_TOO_LARGE: return "the tensors' byte sizes do not fit in the address space";
     case FOVEA_STATUS_EMPTY_WINDOW: return "reserved: no kernel returns this status (it was: a pooling window covers only padding)";
     case FOVEA_STATUS_UNKNOWN_ISA: return "unknown ISA name; expected scalar, avx2, avx512 or auto";
