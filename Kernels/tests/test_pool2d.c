@@ -255,6 +255,50 @@ static void wide_step_cases(test_rng *rng, int cases) {
     }
 }
 
+/*
+ * Column stride 2, which the SIMD variants read with contiguous loads and
+ * shuffles (two taps per pair of loads), two output rows at a time when their
+ * windows overlap: every row width up to 80 (so every number of lanes in the
+ * last vector), kernel widths 1-5, dilations 1-3, kernel heights 1-3 with row
+ * strides 1-2, pads, ceil mode, the input against an inaccessible page on
+ * either side.
+ */
+static void stride2_cases(test_rng *rng) {
+    for (size_t width = 1; width <= 80; width++) {
+        for (size_t kernel = 1; kernel <= 5; kernel++) {
+            fovea_pool2d_params p;
+            memset(&p, 0, sizeof p);
+            p.batch = 1;
+            p.channels = 2;
+            p.input_height = (size_t)rng_int(rng, 1, 9);
+            p.input_width = width;
+            p.kernel_height = (size_t)rng_int(rng, 1, 3);
+            p.kernel_width = kernel;
+            p.stride_height = (size_t)rng_int(rng, 1, 2);
+            p.stride_width = 2;
+            p.dilation_height = 1;
+            p.dilation_width = kernel == 3 || kernel == 2 ? (size_t)rng_int(rng, 1, 3) : (size_t)rng_int(rng, 1, 2);
+            if (width % 4 == 0) p.dilation_width = 1; /* mostly the common dense windows */
+            const long span_w = (long)((p.kernel_width - 1) * p.dilation_width);
+            p.pad_left = (size_t)rng_int(rng, 0, span_w);
+            p.pad_right = (size_t)rng_int(rng, 0, span_w);
+            if (width % 3 == 0) p.pad_left = p.pad_right = 0; /* SqueezeNet's: no padding */
+            p.pad_top = (size_t)rng_int(rng, 0, (long)p.kernel_height - 1);
+            p.count_include_pad = (int)rng_int(rng, 0, 1);
+            const int ceil_mode = (int)rng_int(rng, 0, 1);
+            p.output_height = pooled_size(p.input_height, p.kernel_height, p.stride_height, 1, p.pad_top, 0, ceil_mode);
+            p.output_width = pooled_size(p.input_width, p.kernel_width, 2, p.dilation_width, p.pad_left, p.pad_right,
+                                         ceil_mode);
+            if (p.output_height == 0 || p.output_width == 0) continue;
+            const size_t count = p.batch * p.channels * p.input_height * p.input_width;
+            fenced_buffer x = fenced_alloc(count, (int)(width + kernel) % 2);
+            fill_input(rng, x.data, count, (int)(width % 4));
+            compare_all_variants(&p, x.data, width % 3, 1);
+            fenced_free(&x);
+        }
+    }
+}
+
 /* ---- Hand-checked numbers ------------------------------------------------------- */
 
 static fovea_pool2d_params params_2d(size_t height, size_t width, size_t out_height, size_t out_width, size_t kernel,
@@ -619,6 +663,7 @@ int main(void) {
     thread_counts_agree(&rng);
     random_cases(&rng, 500);
     wide_step_cases(&rng, 100);
+    stride2_cases(&rng);
     printf("random shapes: %ld compared, %ld with a padding-only window\n", cases_compared, cases_with_empty_window);
     return test_finish("test_pool2d");
 }

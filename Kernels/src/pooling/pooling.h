@@ -20,6 +20,14 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * The window arithmetic and per-output code below is inlined into every
+ * variant, so it is compiled for the variant's ISA and costs no call (an
+ * out-of-line copy, which compilers may otherwise make once these functions
+ * grow, made border-heavy shapes twice as slow).
+ */
+#define FOVEA_POOL_INLINE static inline __attribute__((always_inline))
+
 /* ---- Variants ------------------------------------------------------------ */
 
 /* 2-D pooling of one plane: x is input_height×input_width, y output_height×output_width. */
@@ -108,10 +116,17 @@ static inline int64_t fovea_tap_count(fovea_taps taps) {
  * Output `index` along an axis starts at input position index*stride - pad_begin
  * and has `kernel` taps `dilation` apart.
  */
-static inline fovea_taps fovea_axis_taps(int64_t index, int64_t input_size, int64_t kernel, int64_t stride,
-                                         int64_t dilation, int64_t pad_begin, int64_t pad_end) {
+FOVEA_POOL_INLINE fovea_taps fovea_axis_taps(int64_t index, int64_t input_size, int64_t kernel, int64_t stride,
+                                             int64_t dilation, int64_t pad_begin, int64_t pad_end) {
     const int64_t start = index * stride - pad_begin;
     fovea_taps taps;
+    if (dilation == 1) { /* the common case, without the three divisions (they cost as much as a small row) */
+        const int64_t end = input_size - start, padded = input_size + pad_end - start;
+        taps.first = start >= 0 ? 0 : -start;
+        taps.end = end <= 0 ? 0 : end < kernel ? end : kernel;
+        taps.padded = padded <= 0 ? 0 : padded < kernel ? padded : kernel;
+        return taps;
+    }
     taps.first = start >= 0 ? 0 : (-start + dilation - 1) / dilation;
     const int64_t room = input_size - start;
     const int64_t end = room <= 0 ? 0 : (room + dilation - 1) / dilation;
@@ -122,12 +137,12 @@ static inline fovea_taps fovea_axis_taps(int64_t index, int64_t input_size, int6
     return taps;
 }
 
-static inline fovea_taps fovea_row_taps(const fovea_pool2d_params *p, int64_t oh) {
+FOVEA_POOL_INLINE fovea_taps fovea_row_taps(const fovea_pool2d_params *p, int64_t oh) {
     return fovea_axis_taps(oh, (int64_t)p->input_height, (int64_t)p->kernel_height, (int64_t)p->stride_height,
                            (int64_t)p->dilation_height, (int64_t)p->pad_top, (int64_t)p->pad_bottom);
 }
 
-static inline fovea_taps fovea_column_taps(const fovea_pool2d_params *p, int64_t ow) {
+FOVEA_POOL_INLINE fovea_taps fovea_column_taps(const fovea_pool2d_params *p, int64_t ow) {
     return fovea_axis_taps(ow, (int64_t)p->input_width, (int64_t)p->kernel_width, (int64_t)p->stride_width,
                            (int64_t)p->dilation_width, (int64_t)p->pad_left, (int64_t)p->pad_right);
 }
@@ -138,7 +153,7 @@ typedef struct fovea_column_range {
     int64_t end;
 } fovea_column_range;
 
-static inline fovea_column_range fovea_interior_columns(const fovea_pool2d_params *p) {
+FOVEA_POOL_INLINE fovea_column_range fovea_interior_columns(const fovea_pool2d_params *p) {
     const int64_t width = (int64_t)p->input_width, out_width = (int64_t)p->output_width;
     const int64_t stride = (int64_t)p->stride_width, pad = (int64_t)p->pad_left;
     const int64_t span = ((int64_t)p->kernel_width - 1) * (int64_t)p->dilation_width;
@@ -152,14 +167,42 @@ static inline fovea_column_range fovea_interior_columns(const fovea_pool2d_param
     return range;
 }
 
+/*
+ * Row pairs: when the windows of consecutive output rows overlap (dense rows,
+ * stride_height < kernel_height, as 3×3 stride 2), a SIMD variant computes
+ * output rows oh and oh+1 together, loading and shuffling each input row of
+ * their windows once and folding it into each output whose window holds it
+ * (each output still in tap order). Only when both windows hold input rows:
+ * then their rows are one contiguous run inside the input.
+ */
+FOVEA_POOL_INLINE int fovea_row_pairs(const fovea_pool2d_params *p) {
+    return p->dilation_height == 1 && p->stride_height < p->kernel_height;
+}
+
+/*
+ * Stride-2 rows (see load-avx2.h / load-avx512.h): the tap at column offset
+ * `off` of `lanes` consecutive stride-2 outputs is loaded from row + base,
+ * base = off rounded down to even, with the taps at base and base+1 sharing
+ * the loads. How many elements from row + base those loads may read: the evens
+ * up to 2*(lanes-1), and the odds up to 2*lanes-1 if there is a tap at base+1
+ * (with dilation 1: if base+1 < kernel_width; with a larger dilation only the
+ * tap itself can be there). Reading no further keeps every load inside the
+ * window taps, so inside the input.
+ */
+FOVEA_POOL_INLINE int64_t fovea_s2_count(int64_t off, int64_t lanes, int64_t kernel_width, int64_t dilation) {
+    const int64_t base = off & ~(int64_t)1;
+    const int64_t odd_tap = dilation == 1 ? base + 1 < kernel_width : off & 1;
+    return 2 * lanes - 1 + odd_tap;
+}
+
 /* ---- Scalar per-output computations (also the border path of SIMD variants) ---- */
 
 /*
  * Max over the window of output (oh, ow) (-FLT_MAX if it holds no input);
  * `rows` are oh's row taps, input row ih0 is its start.
  */
-static inline float fovea_maxpool2d_output(const fovea_pool2d_params *p, const float *x, fovea_taps rows,
-                                           int64_t ih0, int64_t ow) {
+FOVEA_POOL_INLINE float fovea_maxpool2d_output(const fovea_pool2d_params *p, const float *x, fovea_taps rows,
+                                               int64_t ih0, int64_t ow) {
     const int64_t width = (int64_t)p->input_width;
     const int64_t dh = (int64_t)p->dilation_height, dw = (int64_t)p->dilation_width;
     const fovea_taps cols = fovea_column_taps(p, ow);
@@ -177,15 +220,15 @@ static inline float fovea_maxpool2d_output(const fovea_pool2d_params *p, const f
  * with nothing to count holds no input either: its sum is +0 and the divisor
  * 1, so it gives +0, as the reference backend does (it skips the division).
  */
-static inline float fovea_avgpool2d_divisor(const fovea_pool2d_params *p, fovea_taps rows, fovea_taps cols) {
+FOVEA_POOL_INLINE float fovea_avgpool2d_divisor(const fovea_pool2d_params *p, fovea_taps rows, fovea_taps cols) {
     const int64_t count = p->count_include_pad ? rows.padded * cols.padded
                                                : fovea_tap_count(rows) * fovea_tap_count(cols);
     return count > 0 ? (float)count : 1.0f;
 }
 
 /* Average over the window of output (oh, ow), summed row by row in tap order. */
-static inline float fovea_avgpool2d_output(const fovea_pool2d_params *p, const float *x, fovea_taps rows,
-                                           int64_t ih0, int64_t ow) {
+FOVEA_POOL_INLINE float fovea_avgpool2d_output(const fovea_pool2d_params *p, const float *x, fovea_taps rows,
+                                               int64_t ih0, int64_t ow) {
     const int64_t width = (int64_t)p->input_width;
     const int64_t dh = (int64_t)p->dilation_height, dw = (int64_t)p->dilation_width;
     const fovea_taps cols = fovea_column_taps(p, ow);
