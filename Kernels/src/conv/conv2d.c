@@ -171,6 +171,7 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
      * packing every block: 5-25% faster on SqueezeNet's 1×1 layers, equal on conv10.
      */
     const int direct = pointwise;
+    const fovea_gemm_config *narrow = r->config->narrow;
     size_t packed_block = SIZE_MAX; /* the (image, group, column block) whose B is in `b` */
     for (size_t unit = first; unit < end; unit++) {
         const size_t chunk = unit % r->s.row_chunks;
@@ -214,8 +215,16 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
                 }
                 const float *packed = b - direct_columns * k; /* panel j0 of the block is at b + (j0 - direct_columns)·k */
                 for (size_t j0 = direct_columns; j0 < nc; j0 += nr) {
-                    r->config->ukernel(rows, nc - j0 < nr ? nc - j0 : nr, kc, a_panel, packed + j0 * k + k0 * nr,
-                                       y_rows + j0, columns, bias, !first_block, epilogue);
+                    const size_t width = nc - j0 < nr ? nc - j0 : nr;
+                    const float *panel = packed + j0 * k + k0 * nr;
+                    if (narrow != NULL && width <= narrow->nr) {
+                        /* A ragged last panel: the narrow tile skips the empty half of the wide one. */
+                        narrow->ukernel_ldb(rows, width, kc, a_panel, panel, nr, y_rows + j0, columns, bias,
+                                            !first_block, epilogue);
+                    } else {
+                        r->config->ukernel(rows, width, kc, a_panel, panel, y_rows + j0, columns, bias, !first_block,
+                                           epilogue);
+                    }
                 }
             }
         }

@@ -75,6 +75,14 @@ typedef void (*fovea_gemm_ukernel_strided_fn)(size_t mr, size_t kc, const float 
                                               float *c, size_t ldc, const float *bias, int accumulate,
                                               const fovea_epilogue *epilogue);
 
+/*
+ * A tile of at most nr columns reading B rows `ldb` floats apart (mr, nr
+ * ragged as for fovea_gemm_ukernel_fn): a narrow kernel on part of a wider panel.
+ */
+typedef void (*fovea_gemm_ukernel_ldb_fn)(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
+                                          float *c, size_t ldc, const float *bias, int accumulate,
+                                          const fovea_epilogue *epilogue);
+
 /* One ISA's microkernel and its tile. */
 typedef struct fovea_gemm_config {
     size_t mr;
@@ -82,10 +90,17 @@ typedef struct fovea_gemm_config {
     fovea_gemm_ukernel_fn ukernel;
     fovea_gemm_ukernel_strided_fn ukernel_strided;
     const char *name; /* "f32_gemm_8x32_avx512" */
+    /* The same MR with a narrower tile for small blocks (NULL: none narrower). */
+    const struct fovea_gemm_config *narrow;
+    /* For a narrow config: its kernel with any B row stride. */
+    fovea_gemm_ukernel_ldb_fn ukernel_ldb;
 } fovea_gemm_config;
 
 /* The microkernel used for an ISA (never NULL; ISAs without one fall back). */
 const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa);
+
+/* The ISA's config whose tile is nr columns wide (its main or narrow one), or NULL. */
+const fovea_gemm_config *fovea_gemm_config_with_width(fovea_isa isa, size_t nr);
 
 #define FOVEA_DECLARE_GEMM(name)                                                                                  \
     void name(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,              \
@@ -96,6 +111,10 @@ FOVEA_DECLARE_GEMM(fovea_f32_gemm_4x8__scalar)
 #if FOVEA_HAVE_X86_VARIANTS
 FOVEA_DECLARE_GEMM(fovea_f32_gemm_6x16__avx2)
 FOVEA_DECLARE_GEMM(fovea_f32_gemm_8x32__avx512)
+FOVEA_DECLARE_GEMM(fovea_f32_gemm_8x16__avx512)
+void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
+                                     float *c, size_t ldc, const float *bias, int accumulate,
+                                     const fovea_epilogue *epilogue);
 #endif
 #undef FOVEA_DECLARE_GEMM
 
