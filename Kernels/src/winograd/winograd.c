@@ -121,6 +121,22 @@ static size_t packed_bytes_for(size_t output_channels, size_t channels, size_t t
     return bytes;
 }
 
+/*
+ * The microkernel for a shape: the ISA's main tile, or its narrow one when
+ * blocks of the narrow width waste fewer tile slots (13×13 with F(4) is 16
+ * tiles: one full 16-wide block instead of half of a 32-wide one) or when
+ * the layer has so few tiles that more, smaller blocks are needed to share
+ * it between threads.
+ */
+static const fovea_gemm_config *config_for_shape(fovea_isa isa, const fovea_conv2d_params *p, size_t tile) {
+    const fovea_gemm_config *wide = fovea_gemm_config_for(isa), *narrow = wide->narrow;
+    if (narrow == NULL) return wide;
+    const size_t tiles = p->batch * ((p->output_height + tile - 1) / tile) * ((p->output_width + tile - 1) / tile);
+    const size_t padded_wide = (tiles + wide->nr - 1) / wide->nr * wide->nr;
+    const size_t padded_narrow = (tiles + narrow->nr - 1) / narrow->nr * narrow->nr;
+    return padded_narrow < padded_wide || tiles < 2 * wide->nr ? narrow : wide;
+}
+
 /* Reads and validates the header of packed weights; 0 if they are not usable here. */
 static int read_header(const void *packed, packed_header *h) {
     if (packed == NULL) return 0;
@@ -129,8 +145,8 @@ static int read_header(const void *packed, packed_header *h) {
         h->isa >= FOVEA_ISA_COUNT || !fovea_kernels_isa_supported(isa_names[h->isa])) {
         return 0;
     }
-    const fovea_gemm_config *cfg = fovea_gemm_config_for((fovea_isa)h->isa);
-    if (h->mr != cfg->mr || h->nr != cfg->nr || h->nr > FOVEA_WINOGRAD_MAX_NR || h->name[sizeof h->name - 1] != 0) {
+    const fovea_gemm_config *cfg = fovea_gemm_config_with_width((fovea_isa)h->isa, (size_t)h->nr);
+    if (cfg == NULL || h->mr != cfg->mr || h->nr != cfg->nr || h->nr > FOVEA_WINOGRAD_MAX_NR || h->name[sizeof h->name - 1] != 0) {
         return 0;
     }
     const size_t bytes = packed_bytes_for((size_t)h->output_channels, (size_t)h->channels, h->tile, cfg);
@@ -141,7 +157,7 @@ static int read_header(const void *packed, packed_header *h) {
 
 size_t fovea_winograd_packed_size(const fovea_conv2d_params *params, fovea_winograd_tile tile) {
     if (check_winograd_params(params) != FOVEA_STATUS_OK || !tile_is_valid((size_t)tile)) return 0;
-    const fovea_gemm_config *cfg = fovea_gemm_config_for(fovea_active_isa());
+    const fovea_gemm_config *cfg = config_for_shape(fovea_active_isa(), params, (size_t)tile);
     if (cfg->nr > FOVEA_WINOGRAD_MAX_NR) return 0;
     return packed_bytes_for(params->output_channels, params->channels, (size_t)tile, cfg);
 }
@@ -183,7 +199,7 @@ fovea_status fovea_winograd_pack(const fovea_conv2d_params *params, fovea_winogr
     const size_t M = params->output_channels, C = params->channels;
     if (weights == NULL) return FOVEA_STATUS_NULL_POINTER;
     const fovea_isa isa = fovea_active_isa();
-    const fovea_gemm_config *cfg = fovea_gemm_config_for(isa);
+    const fovea_gemm_config *cfg = config_for_shape(isa, params, (size_t)tile);
     if (cfg->nr > FOVEA_WINOGRAD_MAX_NR) return FOVEA_STATUS_INVALID_PARAMETER;
     const size_t bytes = packed_bytes_for(M, C, (size_t)tile, cfg);
     if (bytes == 0) return FOVEA_STATUS_TOO_LARGE;
@@ -414,7 +430,7 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
     if (workspace_bytes < needed) return FOVEA_STATUS_BUFFER_TOO_SMALL;
 
     const fovea_isa isa = (fovea_isa)h.isa;
-    const fovea_gemm_config *cfg = fovea_gemm_config_for(isa);
+    const fovea_gemm_config *cfg = fovea_gemm_config_with_width(isa, (size_t)h.nr); /* read_header checked it */
     const transform_set *set = transforms_for(isa, cfg->nr);
     const size_t tile = h.tile, which = tile / 2 - 1;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
