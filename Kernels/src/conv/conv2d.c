@@ -101,6 +101,23 @@ static schedule make_schedule(const fovea_conv_header *h, size_t threads) {
         s.row_chunks = (2 * threads + base - 1) / base;
         if (s.row_chunks > s.row_panels) s.row_chunks = s.row_panels;
     }
+    /*
+     * A 1×1 layer whose weights outweigh its input (SqueezeNet's conv10: 2 MB
+     * of weights, 346 KB of input) reads the input in place as one column
+     * block, so the weights stream through the cache once, and threads split
+     * the rows: 1.9 -> 1.6 ms at 1 thread on Zen 4.
+     */
+    const size_t input_floats = h->reduction * columns;
+    if (fovea_conv_is_pointwise(p) && h->group_outputs * h->reduction > input_floats &&
+        input_floats <= 2 * b_block_floats) {
+        s.column_block = round_up(columns, config->nr);
+        s.column_blocks = 1;
+        s.row_chunks = threads > 1 ? 2 * threads : 1;
+        if (s.row_chunks > s.row_panels) s.row_chunks = s.row_panels;
+        s.units = images * s.row_chunks;
+        s.thread_floats = round_up(h->reduction * s.column_block, 16);
+        return s;
+    }
     s.units = base * s.row_chunks;
     s.thread_floats = round_up(h->reduction * block, 16);
     return s;
