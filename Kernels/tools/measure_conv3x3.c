@@ -5,9 +5,16 @@
  * source (scripts/measure-conv-algorithms.sh writes it to
  * Sources/FoveaKernels/ConvolutionAlgorithmTable+Measured.swift).
  *
- * Each time is the median of repeated runs after a warm-up. A shape's best
+ * Each time is the median of repeated runs after a warm-up; before each run
+ * an 8 MB buffer is written, so the weights come from L3 as they do inside a
+ * network (the other layers' data has evicted L1 and L2), not from a hot L2:
+ * measured hot, F(6)'s 7× larger transformed weights looked faster than F(4)
+ * on SqueezeNet's layers, and inside the network they were slower. A shape's best
  * algorithm is the one with the smallest sum of its 1- and 2-thread times,
- * since one plan serves every thread count.
+ * since one plan serves every thread count, where a later algorithm (GEMM,
+ * F2, F4, F6) must beat the earlier ones by 8% to be chosen: a larger tile
+ * has a larger error and larger transformed weights, and inside a network
+ * F(6) was no faster than F(4) on the shapes where it won here by a few %.
  */
 #include "fovea_kernels.h"
 
@@ -23,6 +30,14 @@ static double now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Writes a buffer larger than L2, evicting the previous run's data from L1 and L2. */
+static void evict_caches(void) {
+    enum { bytes = 8 << 20 };
+    static volatile unsigned char *buffer = NULL;
+    if (buffer == NULL) buffer = malloc(bytes);
+    for (size_t i = 0; i < bytes; i += 64) buffer[i] = (unsigned char)i;
 }
 
 static int compare_doubles(const void *a, const void *b) {
@@ -46,6 +61,7 @@ static double measure(const fovea_conv2d_params *p, int algorithm, size_t thread
     const size_t stride = p->output_channels * p->output_height * p->output_width;
     double times[repeats];
     for (int r = -2; r < repeats && status == FOVEA_STATUS_OK; r++) {
+        evict_caches();
         const double start = now();
         status = algorithm == 0
             ? fovea_conv2d_f32(p, packed, x, y, stride, NULL, &relu, workspace, workspace_bytes, threads)
@@ -89,7 +105,8 @@ int main(int argc, char **argv) {
                 for (int a = 0; a < algorithms; a++) {
                     one[a] = measure(&p, a, 1, w, x, y);
                     two[a] = measure(&p, a, 2, w, x, y);
-                    if (one[a] + two[a] < one[best] + two[best]) best = a;
+                    /* A larger tile must win by 8%: its error is larger, and so are its weights. */
+                    if (one[a] + two[a] < 0.92 * (one[best] + two[best])) best = a;
                 }
                 printf("        Row(channels: %zu, outputs: %zu, size: %zu, milliseconds: [%.4f, %.4f, %.4f, %.4f], "
                        "twoThreads: [%.4f, %.4f, %.4f, %.4f], best: .%s),\n",
