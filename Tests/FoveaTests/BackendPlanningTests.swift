@@ -50,7 +50,7 @@ final class BackendPlanningTests: XCTestCase {
         XCTAssertThrowsError(try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
                                        configuration: ModelConfiguration(backends: ["gpu"]))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
-            XCTAssertTrue(String(describing: error).contains("unknown backend 'gpu' (available: simd, blas, reference)"), "\(error)")
+            XCTAssertTrue(String(describing: error).contains("unknown backend 'gpu' (available: kernels, simd, blas, reference)"), "\(error)")
         }
     }
 
