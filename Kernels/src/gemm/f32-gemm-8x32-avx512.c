@@ -1,8 +1,11 @@
 /*
  * f32_gemm_8x32_avx512: an 8×32 tile in sixteen zmm accumulators. Per k: two
  * 16-float loads of B, eight broadcasts of A (folded into the FMAs), sixteen
- * FMAs. 8×32 measured best among 8×32, 12×32, 14×32 and 6×64 on Zen 4 (see
- * Kernels/README.md); it is also the tile the Swift SIMD backend settled on.
+ * FMAs. Measured alone (Benchmarks/, Microkernels) it runs at 95-99% of the
+ * measured FMA peak on Zen 4 for kc 64-576, so no other tile can do much
+ * better there; sixteen chains also cover the FMA latency of CPUs that run
+ * two 512-bit FMAs per cycle (Zen 5). The Swift SIMD backend's measurements
+ * settled on the same tile.
  */
 #include "epilogue-avx512.h"
 
