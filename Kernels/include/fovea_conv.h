@@ -87,6 +87,18 @@ fovea_status fovea_conv2d_f32(const fovea_conv2d_params *params, const void *pac
                               const fovea_activation *activation, void *workspace, size_t workspace_bytes,
                               size_t threads);
 
+/**
+ * fovea_conv2d_f32 onto a residual: y already holds a tensor of the output's
+ * shape (and layout), and the result is y = activation(y + bias + conv(x)),
+ * the Conv → Add → activation of a residual connection in one pass (every
+ * output tile starts from y's values instead of from zero). Same arguments,
+ * checks and workspace as fovea_conv2d_f32.
+ */
+fovea_status fovea_conv2d_add_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
+                                  float *y, size_t y_batch_stride, const float *bias,
+                                  const fovea_activation *activation, void *workspace, size_t workspace_bytes,
+                                  size_t threads);
+
 /** The microkernel a packed buffer runs, such as "f32_gemm_8x32_avx512" (NULL if not valid). */
 const char *fovea_conv2d_kernel_name(const void *packed);
 

@@ -2,8 +2,8 @@
  * The GEMM convolution (1×1 on the input planes, im2col otherwise) against a
  * naive one in double, for every ISA: random shapes with ragged channel
  * counts, odd sizes, pads, strides, dilations, groups, batches, strided
- * outputs whose gaps must stay untouched, biases and activations; and bad
- * arguments.
+ * outputs whose gaps must stay untouched, biases and activations, a
+ * residual the output starts from (fovea_conv2d_add_f32); and bad arguments.
  */
 #include "test_support.h"
 
@@ -37,6 +37,8 @@ static fovea_conv2d_params random_params(test_rng *rng) {
         p.input_height = (size_t)rng_int(rng, 1, 23);
         p.input_width = (size_t)rng_int(rng, 1, 41);
         const int pointwise = rng_int(rng, 0, 2) == 0;
+        /* Sometimes deeper than one reduction block (512), so that later blocks accumulate too. */
+        if (pointwise && p.groups == 1 && rng_int(rng, 0, 5) == 0) p.channels = (size_t)rng_int(rng, 500, 700);
         p.kernel_height = pointwise ? 1 : (size_t)rng_int(rng, 1, 5);
         p.kernel_width = pointwise ? 1 : (size_t)rng_int(rng, 1, 5);
         p.stride_height = pointwise ? 1 : (size_t)rng_int(rng, 1, 3);
@@ -106,6 +108,7 @@ static void check_random_shapes(const char *isa, test_rng *rng) {
         const size_t threads = (size_t)rng_int(rng, 1, 3);
         const int bias_mode = rng_int(rng, 0, 2); /* 0 none, 1 packed, 2 at run time */
         const fovea_activation *activation = &activations[rng_int(rng, 0, 3)];
+        const int add = rng_int(rng, 0, 2) == 0; /* y starts from a residual */
 
         fenced_buffer x = fenced_alloc(x_count, trial % 2);
         float *w = malloc(w_count * sizeof(float)), *bias = malloc(p.output_channels * sizeof(float));
@@ -119,8 +122,16 @@ static void check_random_shapes(const char *isa, test_rng *rng) {
         const size_t workspace_bytes = fovea_conv2d_workspace_size(packed, threads);
         void *workspace = malloc(workspace_bytes);
         guarded_buffer y = guarded_alloc((p.batch - 1) * y_stride + image, 0);
-        CHECK_STATUS(fovea_conv2d_f32(&p, packed, x.data, y.data, y_stride, bias_mode == 2 ? bias : NULL, activation,
-                                      workspace, workspace_bytes, threads), FOVEA_STATUS_OK);
+        float *residual = malloc(p.batch * image * sizeof(float));
+        for (size_t i = 0; i < p.batch * image; i++) residual[i] = 4 * rng_float(rng);
+        if (add) {
+            for (size_t n = 0; n < p.batch; n++) memcpy(y.data + n * y_stride, residual + n * image, image * sizeof(float));
+            CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x.data, y.data, y_stride, bias_mode == 2 ? bias : NULL,
+                                              activation, workspace, workspace_bytes, threads), FOVEA_STATUS_OK);
+        } else {
+            CHECK_STATUS(fovea_conv2d_f32(&p, packed, x.data, y.data, y_stride, bias_mode == 2 ? bias : NULL, activation,
+                                          workspace, workspace_bytes, threads), FOVEA_STATUS_OK);
+        }
 
         double *expected = malloc(p.batch * image * sizeof(double)), *scale = malloc(p.batch * image * sizeof(double));
         naive_conv(&p, w, bias_mode ? bias : NULL, x.data, expected, scale);
@@ -128,19 +139,20 @@ static void check_random_shapes(const char *isa, test_rng *rng) {
         int gap_written = 0;
         for (size_t n = 0; n < p.batch; n++) {
             for (size_t i = 0; i < image; i++) {
-                const double want = activate(activation, expected[n * image + i]);
-                const double error = fabs(y.data[n * y_stride + i] - want) / (scale[n * image + i] + 1e-3);
+                const double start = add ? residual[n * image + i] : 0;
+                const double want = activate(activation, start + expected[n * image + i]);
+                const double error = fabs(y.data[n * y_stride + i] - want) / (scale[n * image + i] + fabs(start) + 1e-3);
                 if (!(error <= worst)) worst = error;
             }
             if (n + 1 < p.batch)
                 for (size_t i = image; i < y_stride; i++) gap_written |= float_bits(y.data[n * y_stride + i]) != guard_bits;
         }
-        CHECK(worst <= tolerance, "%s %s trial %d (C %zu M %zu G %zu %zux%zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu): error %g",
-              isa, fovea_conv2d_kernel_name(packed), trial, p.channels, p.output_channels, p.groups, p.input_height,
+        CHECK(worst <= tolerance, "%s %s%s trial %d (C %zu M %zu G %zu %zux%zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu): error %g",
+              isa, fovea_conv2d_kernel_name(packed), add ? " add" : "", trial, p.channels, p.output_channels, p.groups, p.input_height,
               p.input_width, p.kernel_height, p.kernel_width, p.stride_height, p.stride_width, p.dilation_height,
               p.dilation_width, p.pad_top, p.pad_left, worst);
         CHECK(!gap_written && guards_intact(&y), "%s trial %d: wrote outside the output images", isa, trial);
-        free(expected), free(scale), free(workspace), free(packed), free(w), free(bias);
+        free(expected), free(scale), free(workspace), free(packed), free(w), free(bias), free(residual);
         guarded_free(&y);
         fenced_free(&x);
     }
@@ -163,6 +175,10 @@ static void check_bad_arguments(void) {
                  FOVEA_STATUS_INVALID_PARAMETER);
     CHECK_STATUS(fovea_conv2d_f32(&p, packed, NULL, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
                  FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x, NULL, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+                 FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes - 4, 1),
+                 FOVEA_STATUS_BUFFER_TOO_SMALL);
     fovea_conv2d_params other = p;
     other.pad_top = 0;
     CHECK_STATUS(fovea_conv2d_f32(&other, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),

@@ -147,6 +147,7 @@ typedef struct conv_run {
     float *y;
     size_t y_batch_stride;
     fovea_epilogue epilogue;
+    int add; /* y holds a residual: every tile accumulates onto it */
 } conv_run;
 
 /*
@@ -170,7 +171,8 @@ static void gemv_panels(const conv_run *r, const float *a, const float *x, size_
         const size_t rows = gm - ip * mr < mr ? gm - ip * mr : mr;
         for (size_t i = 0; i < rows; i++) {
             const size_t m = ip * mr + i;
-            y[m] = fovea_epilogue_apply(&r->epilogue, acc[i] + r->bias[g * gm + m]);
+            const float start = r->add ? y[m] : 0.0f;
+            y[m] = fovea_epilogue_apply(&r->epilogue, start + acc[i] + r->bias[g * gm + m]);
         }
     }
 }
@@ -220,6 +222,7 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
         for (size_t k0 = 0; k0 < k; k0 += k_block) {
             const size_t kc = k - k0 < k_block ? k - k0 : k_block;
             const int first_block = k0 == 0, last_block = k0 + kc == k;
+            const int accumulate = !first_block || r->add;
             for (size_t ip = panel_first; ip < panel_end; ip++) {
                 const size_t rows = gm - ip * mr < mr ? gm - ip * mr : mr;
                 const float *a_panel = a + ip * mr * k + k0 * mr;
@@ -228,7 +231,7 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
                 float *y_rows = y + ip * mr * columns;
                 for (size_t j0 = 0; j0 < direct_columns; j0 += nr) {
                     r->config->ukernel_strided(rows, kc, a_panel, x + k0 * input_plane + n0 + j0, input_plane,
-                                               y_rows + j0, columns, bias, !first_block, epilogue);
+                                               y_rows + j0, columns, bias, accumulate, epilogue);
                 }
                 const float *packed = b - direct_columns * k; /* panel j0 of the block is at b + (j0 - direct_columns)·k */
                 for (size_t j0 = direct_columns; j0 < nc; j0 += nr) {
@@ -237,9 +240,9 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
                     if (narrow != NULL && width <= narrow->nr) {
                         /* A ragged last panel: the narrow tile skips the empty half of the wide one. */
                         narrow->ukernel_ldb(rows, width, kc, a_panel, panel, nr, y_rows + j0, columns, bias,
-                                            !first_block, epilogue);
+                                            accumulate, epilogue);
                     } else {
-                        r->config->ukernel(rows, width, kc, a_panel, panel, y_rows + j0, columns, bias, !first_block,
+                        r->config->ukernel(rows, width, kc, a_panel, panel, y_rows + j0, columns, bias, accumulate,
                                            epilogue);
                     }
                 }
@@ -248,9 +251,10 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
     }
 }
 
-fovea_status fovea_conv2d_f32(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
-                              size_t y_batch_stride, const float *bias, const fovea_activation *activation,
-                              void *workspace, size_t workspace_bytes, size_t threads) {
+/* fovea_conv2d_f32 and fovea_conv2d_add_f32: `add` starts every output tile from y's values. */
+static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
+                               size_t y_batch_stride, const float *bias, const fovea_activation *activation,
+                               void *workspace, size_t workspace_bytes, size_t threads, int add) {
     fovea_status status = fovea_conv2d_check(p);
     if (status != FOVEA_STATUS_OK) return status;
     if (packed == NULL || x == NULL || y == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
@@ -269,6 +273,7 @@ fovea_status fovea_conv2d_f32(const fovea_conv2d_params *p, const void *packed, 
     r.y = y;
     r.y_batch_stride = y_batch_stride;
     r.epilogue = fovea_epilogue_of(activation);
+    r.add = add;
     const double work = (double)p->batch * (double)p->output_channels * (double)h->reduction *
                         (double)(p->output_height * p->output_width);
     const int t = fovea_threads_for(threads, work);
@@ -284,4 +289,16 @@ fovea_status fovea_conv2d_f32(const fovea_conv2d_params *p, const void *packed, 
     run_units(&r, 0, r.s.units, buffers);
 #endif
     return FOVEA_STATUS_OK;
+}
+
+fovea_status fovea_conv2d_f32(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
+                              size_t y_batch_stride, const float *bias, const fovea_activation *activation,
+                              void *workspace, size_t workspace_bytes, size_t threads) {
+    return conv2d_run(p, packed, x, y, y_batch_stride, bias, activation, workspace, workspace_bytes, threads, 0);
+}
+
+fovea_status fovea_conv2d_add_f32(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
+                                  size_t y_batch_stride, const float *bias, const fovea_activation *activation,
+                                  void *workspace, size_t workspace_bytes, size_t threads) {
+    return conv2d_run(p, packed, x, y, y_batch_stride, bias, activation, workspace, workspace_bytes, threads, 1);
 }
