@@ -66,7 +66,8 @@ extension Op {
     /// How many inputs a node of this operator may have.
     public var inputArity: ClosedRange<Int> {
         switch self {
-        case .conv, .gemm: return 2...3
+        case .conv(let attributes): return attributes.addsResidual ? 4...4 : 2...3
+        case .gemm: return 2...3
         case .prelu, .matMul, .add, .sub, .mul, .div: return 2...2
         case .batchNormalization: return 5...5
         case .concat, .sum: return 1...Int.max

@@ -199,7 +199,17 @@ extension Op {
             }
         }
         let geometry = try SpatialGeometry(inputSize: Array(x.shape.dropFirst(2)), convolution: a, weightShape: w.shape)
-        return TensorType(.float32, [x.shape[0], outputChannels] + geometry.outputSize)
+        let y = TensorType(.float32, [x.shape[0], outputChannels] + geometry.outputSize)
+        // Input 3 exists only as the residual a fused Add brought (FuseConvAdd): the output's shape exactly, no broadcasting.
+        if a.addsResidual {
+            let residual = try args.float(3, "residual")
+            guard residual.shape == y.shape else {
+                throw FoveaError(.shapeMismatch, "the residual input is \(residual.shape.shapeDescription); expected the output's shape \(y.shape.shapeDescription)")
+            }
+        } else if args.optional(3) != nil {
+            throw FoveaError(.invalidModel, "Conv has 3 inputs at most (X, W, B); input 3 is only a fused residual")
+        }
+        return y
     }
 
     private static func concatenationType(_ args: InferenceInputs, axis: Int) throws -> TensorType {

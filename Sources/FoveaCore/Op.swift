@@ -134,9 +134,13 @@ public struct ConvAttributes: Sendable, Equatable {
     /// An activation applied to every output after the bias, set by the
     /// ``FuseConvActivation`` pass (ONNX has no such attribute); `nil` for none.
     public var activation: FusedActivation?
+    /// Whether input 3 (a tensor of the output's shape) is added to every
+    /// output after the bias and before ``activation``, set by the
+    /// ``FuseConvAdd`` pass (a residual connection; ONNX has no such input).
+    public var addsResidual: Bool
 
     public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, group: Int = 1,
-                activation: FusedActivation? = nil) {
+                activation: FusedActivation? = nil, addsResidual: Bool = false) {
         self.kernelShape = kernelShape
         self.strides = strides
         self.dilations = dilations
@@ -144,6 +148,13 @@ public struct ConvAttributes: Sendable, Equatable {
         self.autoPad = autoPad
         self.group = group
         self.activation = activation
+        self.addsResidual = addsResidual
+    }
+
+    /// What the passes fused into this Conv, for plans and profiles:
+    /// `" +add"`, `" +relu"`, `" +add +relu"`, or `""` for nothing.
+    public var fusionSuffix: String {
+        (addsResidual ? " +add" : "") + (activation.map { " +\($0)" } ?? "")
     }
 }
 

@@ -31,7 +31,7 @@ public struct GraphOptimizer: Sendable {
     public init(_ options: OptimizationOptions) {
         var passes: [any GraphPass] = [RemoveIdentityNodes()]
         if options.foldBatchNormalization { passes.append(FoldBatchNormalization()) }
-        if options.fuseActivations { passes.append(FuseConvActivation()) }
+        if options.fuseActivations { passes += [FuseConvActivation(), FuseConvAdd()] }
         self.passes = passes
     }
 
@@ -67,7 +67,8 @@ public struct GraphOptimizer: Sendable {
 public struct OptimizationOptions: Sendable, Equatable, Hashable {
     /// Fold an inference BatchNormalization into the Conv before it (``FoldBatchNormalization``).
     public var foldBatchNormalization: Bool
-    /// Fuse Relu, Clip and LeakyRelu into the Conv before them (``FuseConvActivation``).
+    /// Fuse Relu, Clip and LeakyRelu into the Conv before them (``FuseConvActivation``),
+    /// and a residual Add into the Conv that feeds it (``FuseConvAdd``).
     public var fuseActivations: Bool
     /// Let Concat inputs be written straight into their slices (see ``MemoryPlanner``).
     public var elideConcat: Bool

@@ -26,14 +26,17 @@ public struct ReferenceBackend: Backend {
         let op: Op
         let outputTypes: [TensorType]
         var algorithm: String {
-            if case .conv(let attributes) = op, let activation = attributes.activation { return "reference +\(activation)" }
+            if case .conv(let attributes) = op { return "reference" + attributes.fusionSuffix }
             return "reference"
         }
 
         /// The reference is the baseline: it must equal itself exactly.
         var tolerance: Float { 0 }
         var writesStridedOutput: Bool { true }
-        var overwritableInput: Int? { op.isElementwise ? 0 : nil }
+        var overwritableInput: Int? {
+            if case .conv(let attributes) = op, attributes.addsResidual { return 3 }
+            return op.isElementwise ? 0 : nil
+        }
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             // The plan feeds inputs of the planned types, so shape inference
@@ -77,6 +80,8 @@ public struct ReferenceBackend: Backend {
             throw FoveaError(.invalidModel, "\(op.typeName) has no output")
         }
         switch op {
+        case .conv(let attributes) where attributes.addsResidual:
+            return [try ReferenceConvolution.runAddingResidual(args, attributes, outputShape: shape)]
         case .conv(let attributes):
             return [try ReferenceConvolution.run(args, attributes, outputShape: shape)]
         case .maxPool(let attributes):

@@ -1,0 +1,20 @@
+extension ReferenceConvolution {
+    /// A Conv with a fused residual (``ConvAttributes/addsResidual``): the
+    /// convolution with its bias, plus input 3, then the fused activation, in
+    /// the order the unfused Conv → Add → activation nodes compute them.
+    static func runAddingResidual(_ args: ReferenceInputs, _ attributes: ConvAttributes, outputShape: [Int]) throws -> Tensor {
+        var plain = attributes
+        plain.activation = nil
+        plain.addsResidual = false
+        let convolution = try run(args, plain, outputShape: outputShape).requireFloats("Conv output")
+        let residual = try args.tensor(3)
+        guard residual.shape == outputShape else {
+            throw FoveaError(.shapeMismatch, "the residual input is \(residual.shape.shapeDescription); expected the output's shape \(outputShape.shapeDescription)")
+        }
+        let r = try residual.requireFloats("residual")
+        var sum = [Float](repeating: 0, count: convolution.count)
+        for i in sum.indices { sum[i] = convolution[i] + r[i] }
+        if let activation = attributes.activation { sum = sum.map(activation.apply) }
+        return Tensor(uncheckedShape: outputShape, floats: sum)
+    }
+}
