@@ -340,8 +340,7 @@ public struct LayerBenchmark: Sendable {
                 let channels = input.flatMap { $0.shape.count > 1 ? $0.shape[1] : nil }
                 text += conv.group == channels ? " dw" : " g\(conv.group)"
             }
-            if let activation = conv.activation { text += " +\(activation)" }
-            return text
+            return text + conv.fusionSuffix
         case .maxPool(let pool):
             return "MaxPool " + window(pool.kernelShape, pool.strides, pool.dilations)
         case .averagePool(let pool):

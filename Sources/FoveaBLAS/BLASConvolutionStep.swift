@@ -35,9 +35,14 @@ struct BLASConvolutionStep: PreparedStep {
     let weights: [Float]
     let bias: [Float]?
     let activation: FusedActivation?
+    /// Input 3 is a residual: sgemm runs with beta = 1 on the output holding it.
+    let addsResidual: Bool
     let algorithm: String
 
     var writesStridedOutput: Bool { true }
+
+    /// The output may be placed over the residual: sgemm reads C before it writes it.
+    var overwritableInput: Int? { addsResidual ? 3 : nil }
 
     init(_ node: NodeContext) throws {
         layout = try Self.layout(node)
@@ -53,9 +58,11 @@ struct BLASConvolutionStep: PreparedStep {
             }
             bias = nil
         }
-        if case .conv(let attributes) = node.op { activation = attributes.activation } else { activation = nil }
+        guard case .conv(let attributes) = node.op else { throw FoveaError(.unsupported, "not a Conv") }
+        activation = attributes.activation
+        addsResidual = attributes.addsResidual
         let kernel = "\(layout.kernel.height)x\(layout.kernel.width)"
-        algorithm = (layout.isPointwise ? "sgemm 1x1" : "im2col+sgemm \(kernel)") + (activation.map { " +\($0)" } ?? "")
+        algorithm = (layout.isPointwise ? "sgemm 1x1" : "im2col+sgemm \(kernel)") + attributes.fusionSuffix
     }
 
     /// The node's shapes if this step runs it; throws the reason otherwise.
@@ -78,6 +85,11 @@ struct BLASConvolutionStep: PreparedStep {
               y.shape == [x.shape[0], w.shape[0]] + g.outputSize else {
             throw FoveaError(.shapeMismatch, "Conv output is planned as \(y.shape); the geometry gives \(g.outputSize)")
         }
+        if attributes.addsResidual {
+            guard let r = node.inputType(3), r.dataType == .float32, r.shape == y.shape else {
+                throw FoveaError(.shapeMismatch, "the blas Conv's residual must have the output's shape \(y.shape)")
+            }
+        }
         return Layout(batch: x.shape[0], channels: x.shape[1], height: x.shape[2], width: x.shape[3],
                       outputChannels: w.shape[0], group: group,
                       kernel: (g.kernelShape[0], g.kernelShape[1]), stride: (g.strides[0], g.strides[1]),
@@ -94,6 +106,8 @@ struct BLASConvolutionStep: PreparedStep {
         let x = try buffers.input(0, "Conv"), y = buffers.outputs[0]
         let l = layout
         let columns: UnsafeMutablePointer<Float>? = l.isPointwise ? nil : try buffers.floatWorkspace("Conv")
+        if addsResidual { try buffers.startFromResidual("Conv") }
+        let beta: Float = addsResidual ? 1 : 0
         BLASBackend.prepareThreads(context)
         weights.withUnsafeBufferPointer { w in
             guard let w = w.baseAddress else { return }
@@ -111,7 +125,7 @@ struct BLASConvolutionStep: PreparedStep {
                     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
                                 Int32(l.groupOutputs), Int32(l.outputPlane), Int32(l.reduction),
                                 1, w + g * l.groupOutputs * l.reduction, Int32(l.reduction),
-                                b, Int32(l.outputPlane), 0, output, Int32(l.outputPlane))
+                                b, Int32(l.outputPlane), beta, output, Int32(l.outputPlane))
                     finish(output, firstChannel: g * l.groupOutputs)
                 }
             }

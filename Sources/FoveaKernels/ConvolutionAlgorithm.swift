@@ -61,7 +61,8 @@ public enum WinogradPolicy: Sendable, Equatable, CustomStringConvertible {
 extension ConvolutionShape {
     /// The algorithm for this convolution under `policy`.
     func algorithm(_ policy: WinogradPolicy) -> ConvolutionAlgorithm {
-        if isDepthwise { return .depthwise }
+        // The depthwise kernels have no residual pass: a grouped GEMM starts its tiles from it.
+        if isDepthwise { return addsResidual ? .gemm : .depthwise }
         guard isWinogradCandidate else { return .gemm }
         switch policy {
         case .off: return .gemm

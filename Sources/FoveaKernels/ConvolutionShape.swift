@@ -5,6 +5,8 @@ import FoveaCore
 struct ConvolutionShape: Sendable {
     let params: fovea_conv2d_params
     let activation: FusedActivation?
+    /// Input 3 is a residual the output starts from (``ConvAttributes/addsResidual``).
+    let addsResidual: Bool
 
     /// One group per input channel (any channel multiplier).
     var isDepthwise: Bool { params.groups == params.channels && params.groups > 1 }
@@ -19,9 +21,10 @@ struct ConvolutionShape: Sendable {
     /// Elements of one output image.
     var outputImage: Int { Int(params.output_channels * params.output_height * params.output_width) }
 
-    init(params: fovea_conv2d_params, activation: FusedActivation?) {
+    init(params: fovea_conv2d_params, activation: FusedActivation?, addsResidual: Bool = false) {
         self.params = params
         self.activation = activation
+        self.addsResidual = addsResidual
     }
 
     /// The node's shape if the kernels can run it; throws (with the reason) otherwise.
@@ -63,5 +66,16 @@ struct ConvolutionShape: Sendable {
         var checked = params
         try KernelStatus.check(fovea_conv2d_check(&checked), "Conv")
         activation = attributes.activation
+        addsResidual = attributes.addsResidual
+        if addsResidual {
+            guard let r = node.inputType(3), r.dataType == .float32, r.shape == y.shape else {
+                throw FoveaError(.shapeMismatch, "the kernels Conv's residual must have the output's shape \(y.shape)")
+            }
+        }
+    }
+
+    /// What is fused into the step, for its algorithm: `" +add +relu"` and the like.
+    var fusionSuffix: String {
+        (addsResidual ? " +add" : "") + (activation.map { " +\($0)" } ?? "")
     }
 }

@@ -23,7 +23,7 @@ struct DirectDepthwiseStep: PreparedStep {
         self.bias = bias
         self.runTimeBias = runTimeBias
         var params = shape.params
-        algorithm = String(cString: fovea_depthwise_kernel_name(&params)) + (shape.activation.map { " +\($0)" } ?? "")
+        algorithm = String(cString: fovea_depthwise_kernel_name(&params)) + shape.fusionSuffix
     }
 
     func run(_ buffers: StepBuffers, context: RunContext) throws {

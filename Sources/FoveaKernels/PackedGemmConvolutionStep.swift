@@ -13,6 +13,10 @@ struct PackedGemmConvolutionStep: PreparedStep {
 
     var writesStridedOutput: Bool { true }
 
+    /// With a fused residual the output may be placed over it: each tile
+    /// reads its starting values before it stores them.
+    var overwritableInput: Int? { shape.addsResidual ? 3 : nil }
+
     /// `label` names the method in the algorithm (default: `gemm 1x1` or `im2col+gemm k×k`).
     init(shape: ConvolutionShape, weights: [Float], bias: [Float]?, runTimeBias: Bool, label: String? = nil) throws {
         self.shape = shape
@@ -28,7 +32,7 @@ struct PackedGemmConvolutionStep: PreparedStep {
         }
         let kernel = String(cString: fovea_conv2d_kernel_name(packed.bytes))
         let method = label ?? (shape.isPointwise ? "gemm 1x1" : "im2col+gemm \(shape.params.kernel_height)x\(shape.params.kernel_width)")
-        algorithm = "\(method) \(kernel)" + (shape.activation.map { " +\($0)" } ?? "")
+        algorithm = "\(method) \(kernel)" + shape.fusionSuffix
     }
 
     func workspaceBytes(threads: Int) -> Int {
@@ -42,9 +46,17 @@ struct PackedGemmConvolutionStep: PreparedStep {
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
         let threads = context.threads
         if threads > 1 { RunContext.parkWorkers() }
+        guard shape.addsResidual else {
+            try KernelStatus.check(
+                fovea_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
+                                 buffers.workspace, workspaceBytes(threads: threads), threads),
+                "Conv")
+            return
+        }
+        try buffers.startFromResidual("Conv")
         try KernelStatus.check(
-            fovea_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
-                             buffers.workspace, workspaceBytes(threads: threads), threads),
+            fovea_conv2d_add_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
+                                 buffers.workspace, workspaceBytes(threads: threads), threads),
             "Conv")
     }
 }

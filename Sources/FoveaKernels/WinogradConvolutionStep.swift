@@ -37,7 +37,7 @@ struct WinogradConvolutionStep: PreparedStep {
                     "Conv Winograd weight transform")
             }
         }
-        algorithm = String(cString: fovea_winograd_kernel_name(packed.bytes)) + (shape.activation.map { " +\($0)" } ?? "")
+        algorithm = String(cString: fovea_winograd_kernel_name(packed.bytes)) + shape.fusionSuffix
         tolerance = Self.tolerance(variant)
     }
 
@@ -52,8 +52,14 @@ struct WinogradConvolutionStep: PreparedStep {
         }
     }
 
+    /// A fused residual: the transform writes a scratch, then one pass adds it (``ResidualAddition``).
+    private var residual: ResidualAddition? { shape.addsResidual ? ResidualAddition(shape: shape) : nil }
+
+    /// The output may be placed over a fused residual: the last pass reads each element before writing it.
+    var overwritableInput: Int? { shape.addsResidual ? 3 : nil }
+
     func workspaceBytes(threads: Int) -> Int {
-        fovea_winograd_workspace_size(packed.bytes, threads)
+        (residual?.scratchBytes ?? 0) + fovea_winograd_workspace_size(packed.bytes, threads)
     }
 
     func run(_ buffers: StepBuffers, context: RunContext) throws {
@@ -63,9 +69,20 @@ struct WinogradConvolutionStep: PreparedStep {
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
         let threads = context.threads
         if threads > 1 { RunContext.parkWorkers() }
+        let convolutionBytes = fovea_winograd_workspace_size(packed.bytes, threads)
+        guard let residual else {
+            try KernelStatus.check(
+                fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
+                                          buffers.workspace, convolutionBytes, threads),
+                "Conv (Winograd)")
+            return
+        }
+        let scratch = try buffers.floatWorkspace("Conv (Winograd)")
+        var none = fovea_activation()
         try KernelStatus.check(
-            fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
-                                      buffers.workspace, workspaceBytes(threads: threads), threads),
+            fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, scratch, shape.outputImage, bias, &none,
+                                      buffers.workspace.map { $0 + residual.scratchBytes }, convolutionBytes, threads),
             "Conv (Winograd)")
+        try residual.finish(scratch, buffers, threads: threads)
     }
 }

@@ -17,15 +17,15 @@ enum SIMDConvolution: SIMDOperatorFamily {
         let weightValues = try weights.requireFloats("W")
         let bias = try node.constant(2)?.requireFloats("B")
         let kernels = try GemmKernelSet.current()
-        var activation: FusedActivation?
-        if case .conv(let attributes) = node.op { activation = attributes.activation }
+        var activation: FusedActivation?, addsResidual = false
+        if case .conv(let attributes) = node.op { (activation, addsResidual) = (attributes.activation, attributes.addsResidual) }
         if layout.isDepthwise {
             // No bias input: the kernel adds zeros, allocated once here rather than per run.
             let preparedBias = node.inputType(2) == nil ? [Float](repeating: 0, count: layout.outputChannels) : bias
             return DepthwiseConvolutionStep(layout: layout, weights: weightValues, bias: preparedBias, activation: activation, kernels: kernels)
         }
         return GemmConvolutionStep(layout: layout, weights: weightValues, bias: bias, runTimeBias: node.inputType(2) != nil,
-                                   activation: activation, kernels: kernels)
+                                   activation: activation, addsResidual: addsResidual, kernels: kernels)
     }
 
     /// ` +relu` (and so on) for a step's algorithm when an activation is fused; empty otherwise.
@@ -73,6 +73,12 @@ enum SIMDConvolution: SIMDOperatorFamily {
         guard y.shape == layout.outputShape else {
             throw FoveaError(.shapeMismatch, "Conv output is planned as \(y.shape); expected \(layout.outputShape)")
         }
+        // The GEMM starts from a fused residual; the depthwise loop has no such start.
+        if attributes.addsResidual {
+            guard !layout.isDepthwise, let r = node.inputType(3), r.dataType == .float32, r.shape == y.shape else {
+                throw FoveaError(.unsupported, "the simd Conv adds a residual on its GEMM path only, of the output's shape")
+            }
+        }
         return layout
     }
 }
@@ -94,17 +100,24 @@ struct GemmConvolutionStep: PreparedStep {
     private let im2col: Im2colPacker
     /// Applied by the GEMM tiles of the last reduction pass, before they are stored.
     private let activation: KernelActivation
+    /// Input 3 is a residual: the output starts from it and every pass accumulates.
+    private let addsResidual: Bool
 
     /// Each (image, group) writes its own output planes from `outputs[0].image(n)`.
     var writesStridedOutput: Bool { true }
+
+    /// The output may be placed over the residual: each element is read (as
+    /// the tile's starting value) before the tile that holds it is stored.
+    var overwritableInput: Int? { addsResidual ? 3 : nil }
 
     /// Reduction depth per GEMM pass. Measured on Zen 5: 1024 (no split for any
     /// SqueezeNet layer) was 3-6% faster than 256 (an L1-sized 32 KB B panel).
     static let reductionBlock = 1024
 
     init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, runTimeBias: Bool = false,
-         activation: FusedActivation? = nil, kernels: GemmKernelSet) {
+         activation: FusedActivation? = nil, addsResidual: Bool = false, kernels: GemmKernelSet) {
         self.layout = layout
+        self.addsResidual = addsResidual
         hasRunTimeBias = bias == nil && runTimeBias
         self.kernels = kernels
         self.activation = KernelActivation(activation)
@@ -127,7 +140,7 @@ struct GemmConvolutionStep: PreparedStep {
         let kernel = "\(layout.kernelHeight)x\(layout.kernelWidth)"
         let suffix = "8x32 \(kernels.isa)"
         algorithm = (layout.isPointwise ? "gemm 1x1 \(suffix)" : "im2col+gemm \(kernel) \(suffix)")
-            + SIMDConvolution.activationSuffix(activation)
+            + (addsResidual ? " +add" : "") + SIMDConvolution.activationSuffix(activation)
     }
 
     /// One bias value per row of every group's row panels (zeros in the padding rows).
@@ -228,6 +241,7 @@ struct GemmConvolutionStep: PreparedStep {
         let x = try buffers.input(0, "Conv")
         let output = buffers.outputs[0]
         let workspace = try buffers.floatWorkspace("Conv")
+        if addsResidual { try buffers.startFromResidual("Conv") }
         if hasRunTimeBias {
             Self.padBias(try buffers.input(2, "Conv").floats, layout, into: workspace)
         }
@@ -372,7 +386,8 @@ struct GemmConvolutionStep: PreparedStep {
     }
 
     /// The GEMM in passes of `reductionBlock` rows of B; the first pass adds
-    /// the bias, the last applies the fused activation.
+    /// the bias (and starts from the output's residual, if fused), the last
+    /// applies the fused activation.
     private func runPasses(k: Int, weights: UnsafePointer<Float>, rows: Int, rowPanels: Int,
                            b: UnsafePointer<Float>, ldb: Int, bPanelStride: Int, panelCount: Int, columns: Int,
                            bias: UnsafePointer<Float>?, y: UnsafeMutablePointer<Float>, ldc: Int) {
@@ -381,7 +396,7 @@ struct GemmConvolutionStep: PreparedStep {
             let depth = min(Self.reductionBlock, k - start)
             kernels.gemmTiles(depth, weights + start * GemmKernelSet.tileRows, k * GemmKernelSet.tileRows, rowPanels, rows,
                               b + start * ldb, ldb, bPanelStride, panelCount, columns,
-                              y, ldc, start == 0 ? bias : nil, start > 0,
+                              y, ldc, start == 0 ? bias : nil, start > 0 || addsResidual,
                               start + depth == k ? activation : .none)
             start += depth
         }

@@ -25,8 +25,9 @@ public let gemmTileColumns = 32
 ///   (32 when packed; the row length of an unpacked row-major matrix).
 ///   Panels must be readable for all 32 columns; only `columns` are stored.
 /// - C: row-major with row stride `ldc`; `rows × columns` valid.
-/// - `bias`: one value per row, readable for `8 × rowPanels` rows; used when
-///   not accumulating (nil means 0).
+/// - `bias`: one value per row, readable for `8 × rowPanels` rows (nil means 0);
+///   added to the tile's start, which is C itself when accumulating (a fused
+///   residual), so pass it with the first reduction pass only.
 /// - `activation`, `p0`, `p1`: a fused activation applied to every tile
 ///   before it is stored (codes in FusedActivationKernel.swift; 0 for none).
 ///   Pass it only with the last reduction pass.
@@ -98,6 +99,13 @@ func tile(k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, ldb: Int,
         c20 = load(2, 0); c21 = load(2, 1); c30 = load(3, 0); c31 = load(3, 1)
         c40 = load(4, 0); c41 = load(4, 1); c50 = load(5, 0); c51 = load(5, 1)
         c60 = load(6, 0); c61 = load(6, 1); c70 = load(7, 0); c71 = load(7, 1)
+        // A fused residual: C starts from it and still gets the bias.
+        if let bias {
+            let b0 = V(repeating: bias[0]), b1 = V(repeating: bias[1]), b2 = V(repeating: bias[2]), b3 = V(repeating: bias[3])
+            let b4 = V(repeating: bias[4]), b5 = V(repeating: bias[5]), b6 = V(repeating: bias[6]), b7 = V(repeating: bias[7])
+            c00 += b0; c01 += b0; c10 += b1; c11 += b1; c20 += b2; c21 += b2; c30 += b3; c31 += b3
+            c40 += b4; c41 += b4; c50 += b5; c51 += b5; c60 += b6; c61 += b6; c70 += b7; c71 += b7
+        }
     } else if let bias {
         c00 = V(repeating: bias[0]); c01 = c00; c10 = V(repeating: bias[1]); c11 = c10
         c20 = V(repeating: bias[2]); c21 = c20; c30 = V(repeating: bias[3]); c31 = c30
@@ -177,6 +185,11 @@ func subTile(k: Int, a: UnsafePointer<Float>, b: UnsafePointer<Float>, ldb: Int,
         func load(_ row: Int, _ half: Int) -> V { cRaw.loadUnaligned(fromByteOffset: row * rowBytes + half * 32, as: V.self) }
         c00 = load(0, 0); c01 = load(0, 1); c10 = load(1, 0); c11 = load(1, 1)
         c20 = load(2, 0); c21 = load(2, 1); c30 = load(3, 0); c31 = load(3, 1)
+        // A fused residual: C starts from it and still gets the bias.
+        if let bias {
+            let b0 = V(repeating: bias[0]), b1 = V(repeating: bias[1]), b2 = V(repeating: bias[2]), b3 = V(repeating: bias[3])
+            c00 += b0; c01 += b0; c10 += b1; c11 += b1; c20 += b2; c21 += b2; c30 += b3; c31 += b3
+        }
     } else if let bias {
         c00 = V(repeating: bias[0]); c01 = c00; c10 = V(repeating: bias[1]); c11 = c10
         c20 = V(repeating: bias[2]); c21 = c20; c30 = V(repeating: bias[3]); c31 = c30

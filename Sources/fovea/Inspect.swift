@@ -98,11 +98,11 @@ struct Inspect: ParsableCommand {
         print("arena \(report.arenaBytes) bytes (lower bound \(report.lowerBoundBytes), no planning \(report.naiveBytes), scratch \(report.scratchBytes), planned for \(report.maxThreads) thread(s))")
     }
 
-    /// `Conv +relu`, `Concat(axis 1)`, or the op type.
+    /// `Conv +relu`, `Conv +add +relu`, `Concat(axis 1)`, or the op type.
     static func describe(_ op: Op) -> String {
         switch op {
         case .conv(let attributes):
-            return "Conv" + (attributes.activation.map { " +\($0)" } ?? "")
+            return "Conv" + attributes.fusionSuffix
         case .concat(let axis):
             return "Concat(axis \(axis))"
         default:
