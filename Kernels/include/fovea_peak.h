@@ -1,5 +1,6 @@
 /*
- * fovea_peak.h — a probe of the CPU's floating-point peak (part of CFoveaKernels).
+ * fovea_peak.h — probes of the CPU's floating-point peak and of memory
+ * bandwidth (part of CFoveaKernels).
  *
  * Benchmarks report "% of peak" against what this machine measurably does, not
  * against a spec sheet: the same AVX-512 instruction stream runs at about 117
@@ -9,6 +10,8 @@
  */
 #ifndef FOVEA_PEAK_H
 #define FOVEA_PEAK_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -38,6 +41,21 @@ extern "C" {
  * FOVEA_ISA: the caller names the ISA to measure.
  */
 double fovea_fma_peak_gflops(const char *isa, double seconds);
+
+/**
+ * Measures memory bandwidth in GB/s (10⁹ bytes per second): the fastest of
+ * repeated copies of `bytes` (0: 64 MB, larger than the last-level cache of
+ * current CPUs; clamped to 4 KB ... 4 GB) from one buffer to another with
+ * libc's memcpy, split over `threads` OpenMP threads (0 or 1: the calling
+ * thread). A copy counts 2 × `bytes` moved (read and write), as STREAM's
+ * Copy does. Memory-bound layers (depthwise convolutions, pooling,
+ * elementwise operators) are measured against this, not against the FMA peak.
+ *
+ * `seconds` is how long to measure (0.2 when not positive or not a number;
+ * at most 10; at least three copies). Returns 0 if the buffers cannot be
+ * allocated.
+ */
+double fovea_memory_bandwidth_gbps(size_t bytes, size_t threads, double seconds);
 
 #ifdef __cplusplus
 }

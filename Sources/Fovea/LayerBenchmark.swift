@@ -11,6 +11,11 @@
 /// as a percentage of the machine's measured ``FMAPeak`` times the thread count.
 /// GFLOP/s always count the direct algorithm's multiply-adds (effective
 /// GFLOP/s), so a step that does fewer, such as Winograd, can pass 100%.
+/// Every result also has GB/s: the bytes of the layer's inputs (weights
+/// included) and outputs over the time, and that as a percentage of the
+/// machine's measured ``MemoryBandwidth`` on the same threads: the yardstick
+/// of memory-bound layers (depthwise convolutions, pooling, elementwise).
+/// A layer run alone finds its data in cache, so it can pass 100% too.
 ///
 /// ```swift
 /// let model = try Model(contentsOf: "squeezenet1.1.onnx")
@@ -37,6 +42,8 @@ public struct LayerBenchmark: Sendable {
         public let constantInputs: [Int: Tensor]
         /// Multiply-adds of one run of the layer (0 for operators other than Conv, Gemm and MatMul).
         public let multiplyAccumulates: Int
+        /// Bytes of every distinct input (weights included) and output: what the layer must move at least.
+        public let bytesMoved: Int
 
         /// How many nodes of the graph are this layer.
         public var count: Int { nodeNames.count }
@@ -77,19 +84,28 @@ public struct LayerBenchmark: Sendable {
         public var gflops: Double
         /// ``gflops`` as a percentage of the measured peak × threads (0 when the layer has no multiply-adds).
         public var percentOfPeak: Double
+        /// ``LayerResult/bytes`` over the time, in GB/s.
+        public var gigabytesPerSecond: Double
+        /// ``gigabytesPerSecond`` as a percentage of the measured bandwidth on the run's threads.
+        public var percentOfBandwidth: Double
 
-        public init(backend: String, algorithm: String, milliseconds: Double, gflops: Double, percentOfPeak: Double) {
+        public init(backend: String, algorithm: String, milliseconds: Double, gflops: Double, percentOfPeak: Double,
+                    gigabytesPerSecond: Double = 0, percentOfBandwidth: Double = 0) {
             self.backend = backend
             self.algorithm = algorithm
             self.milliseconds = milliseconds
             self.gflops = gflops
             self.percentOfPeak = percentOfPeak
+            self.gigabytesPerSecond = gigabytesPerSecond
+            self.percentOfBandwidth = percentOfBandwidth
         }
 
         enum CodingKeys: String, CodingKey {
             case backend, algorithm, gflops
             case milliseconds = "ms"
             case percentOfPeak = "peak_percent"
+            case gigabytesPerSecond = "gb_per_s"
+            case percentOfBandwidth = "bandwidth_percent"
         }
     }
 
@@ -108,11 +124,13 @@ public struct LayerBenchmark: Sendable {
         public var nodes: [String]
         /// Multiply-adds of one run of the layer.
         public var multiplyAccumulates: Int
+        /// ``Layer/bytesMoved``.
+        public var bytes: Int
         /// In the order the backends were given; backends that cannot run the layer are absent.
         public var backends: [BackendResult]
 
         public init(index: Int, op: String, opType: String, shape: String, count: Int, nodes: [String],
-                    multiplyAccumulates: Int, backends: [BackendResult]) {
+                    multiplyAccumulates: Int, bytes: Int = 0, backends: [BackendResult]) {
             self.index = index
             self.op = op
             self.opType = opType
@@ -120,11 +138,12 @@ public struct LayerBenchmark: Sendable {
             self.count = count
             self.nodes = nodes
             self.multiplyAccumulates = multiplyAccumulates
+            self.bytes = bytes
             self.backends = backends
         }
 
         enum CodingKeys: String, CodingKey {
-            case index, op, shape, count, nodes, backends
+            case index, op, shape, count, nodes, backends, bytes
             case opType = "op_type"
             case multiplyAccumulates = "macs"
         }
@@ -135,14 +154,18 @@ public struct LayerBenchmark: Sendable {
         public var cpu: CPUDescription
         /// The measured single-thread peak.
         public var peak: FMAPeak
+        /// The measured memory bandwidth on ``threads`` threads.
+        public var bandwidth: MemoryBandwidth
         public var threads: Int
         public var runs: Int
         public var warmup: Int
         public var layers: [LayerResult]
 
-        public init(cpu: CPUDescription, peak: FMAPeak, threads: Int, runs: Int, warmup: Int, layers: [LayerResult]) {
+        public init(cpu: CPUDescription, peak: FMAPeak, bandwidth: MemoryBandwidth? = nil, threads: Int, runs: Int,
+                    warmup: Int, layers: [LayerResult]) {
             self.cpu = cpu
             self.peak = peak
+            self.bandwidth = bandwidth ?? MemoryBandwidth(threads: threads, gigabytesPerSecond: 0)
             self.threads = threads
             self.runs = runs
             self.warmup = warmup
@@ -156,7 +179,7 @@ public struct LayerBenchmark: Sendable {
         public var measurementCount: Int { layers.reduce(0) { $0 + $1.backends.count } }
 
         enum CodingKeys: String, CodingKey {
-            case cpu, peak, threads, runs, warmup, layers
+            case cpu, peak, bandwidth, threads, runs, warmup, layers
         }
     }
 
@@ -181,9 +204,14 @@ public struct LayerBenchmark: Sendable {
                 layers[existing].nodeNames.append(node.name)
                 continue
             }
+            var bytes = 0
+            for name in Set(node.inputs.filter { !$0.isEmpty }) + node.outputs.filter({ !$0.isEmpty }) {
+                if let type = valueTypes[name] { bytes += type.shape.elementCount * type.dataType.byteSize }
+            }
             layers.append(Layer(node: node, nodeNames: [node.name], inputTypes: inputTypes, outputTypes: outputTypes,
                                 constantInputs: constants,
-                                multiplyAccumulates: Graph.multiplyAccumulates(of: node, types: valueTypes)))
+                                multiplyAccumulates: Graph.multiplyAccumulates(of: node, types: valueTypes),
+                                bytesMoved: bytes))
         }
         self.layers = layers
     }
@@ -231,11 +259,13 @@ public struct LayerBenchmark: Sendable {
     ///   - warmup: unmeasured runs first (packing caches, waking threads).
     ///   - peak: the single-thread peak to compare with; by default the one
     ///     measured once per process (``FMAPeak/measured``).
+    ///   - bandwidth: the memory bandwidth to compare with; by default the one
+    ///     measured once per process on `threads` threads (``MemoryBandwidth/measured(threads:)``).
     /// - Throws: `.invalidArgument` if `backends` is empty or names one
     ///   backend twice, `runs` or `threads` is below 1 or `warmup` below 0;
     ///   a backend's error preparing or running a layer, located at the layer's node.
     public func run(backends: [any Backend], threads: Int = RunContext.defaultThreadCount, runs: Int = 20,
-                    warmup: Int = 3, peak: FMAPeak = .measured) throws -> Result {
+                    warmup: Int = 3, peak: FMAPeak = .measured, bandwidth: MemoryBandwidth? = nil) throws -> Result {
         guard runs >= 1 else { throw FoveaError(.invalidArgument, "runs must be at least 1 (got \(runs))") }
         guard warmup >= 0 else { throw FoveaError(.invalidArgument, "warmup must be at least 0 (got \(warmup))") }
         guard threads >= 1 else { throw FoveaError(.invalidArgument, "threads must be at least 1 (got \(threads))") }
@@ -245,6 +275,7 @@ public struct LayerBenchmark: Sendable {
             throw FoveaError(.invalidArgument, "backend '\(repeated.element)' is listed twice")
         }
         let peakGFLOPS = peak.gflopsPerCore * Double(threads)
+        let bandwidth = bandwidth ?? MemoryBandwidth.measured(threads: threads)
         var results: [LayerResult] = []
         for (index, layer) in layers.enumerated() {
             let context = layer.context
@@ -253,14 +284,20 @@ public struct LayerBenchmark: Sendable {
                 let (algorithm, milliseconds) = try measure(layer, on: backend, threads: threads, runs: runs, warmup: warmup)
                 let gflops = layer.multiplyAccumulates > 0 && milliseconds > 0
                     ? 2 * Double(layer.multiplyAccumulates) / (milliseconds * 1e6) : 0
+                let gigabytes = milliseconds > 0 ? Double(layer.bytesMoved) / (milliseconds * 1e6) : 0
                 measured.append(BackendResult(backend: backend.name, algorithm: algorithm, milliseconds: milliseconds,
-                                              gflops: gflops, percentOfPeak: peakGFLOPS > 0 ? 100 * gflops / peakGFLOPS : 0))
+                                              gflops: gflops, percentOfPeak: peakGFLOPS > 0 ? 100 * gflops / peakGFLOPS : 0,
+                                              gigabytesPerSecond: gigabytes,
+                                              percentOfBandwidth: bandwidth.gigabytesPerSecond > 0
+                                                  ? 100 * gigabytes / bandwidth.gigabytesPerSecond : 0))
             }
             results.append(LayerResult(index: index + 1, op: layer.summary, opType: layer.node.op.typeName,
                                        shape: layer.shapeDescription, count: layer.count, nodes: layer.nodeNames,
-                                       multiplyAccumulates: layer.multiplyAccumulates, backends: measured))
+                                       multiplyAccumulates: layer.multiplyAccumulates, bytes: layer.bytesMoved,
+                                       backends: measured))
         }
-        return Result(cpu: .current, peak: peak, threads: threads, runs: runs, warmup: warmup, layers: results)
+        return Result(cpu: .current, peak: peak, bandwidth: bandwidth, threads: threads, runs: runs, warmup: warmup,
+                      layers: results)
     }
 
     /// The layer as a one-node graph: its run-time inputs become graph inputs, its weights initializers.

@@ -102,3 +102,47 @@ public struct CPUDescription: Sendable, Codable, Equatable, CustomStringConverti
         return text + ", \(activeProcessors) processor\(activeProcessors == 1 ? "" : "s")"
     }
 }
+
+/// This machine's measured memory bandwidth (`fovea_memory_bandwidth_gbps`:
+/// memcpy of 64 MB buffers, beyond the last-level cache): the yardstick of
+/// memory-bound layers (depthwise convolutions, pooling, elementwise
+/// operators), as ``FMAPeak`` is of the compute-bound ones.
+public struct MemoryBandwidth: Sendable, Codable, Equatable {
+    /// Threads that shared the copy.
+    public var threads: Int
+    /// Bytes read plus bytes written per second, in GB/s (10⁹ bytes).
+    public var gigabytesPerSecond: Double
+
+    public init(threads: Int, gigabytesPerSecond: Double) {
+        self.threads = threads
+        self.gigabytesPerSecond = gigabytesPerSecond
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case threads
+        case gigabytesPerSecond = "gb_per_s"
+    }
+
+    /// Measures now, on `threads` threads, for about `seconds`.
+    public static func measure(threads: Int, seconds: Double = 0.1) -> MemoryBandwidth {
+        MemoryBandwidth(threads: threads, gigabytesPerSecond: fovea_memory_bandwidth_gbps(0, max(1, threads), seconds))
+    }
+
+    /// Measured once per process and thread count.
+    public static func measured(threads: Int) -> MemoryBandwidth {
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        if let value = cache.values[threads] { return value }
+        let value = measure(threads: threads)
+        cache.values[threads] = value
+        return value
+    }
+
+    /// Measurements by thread count, behind a lock (a probe runs with it held, so it runs once).
+    private final class Cache: @unchecked Sendable {
+        let lock = NSLock()
+        var values: [Int: MemoryBandwidth] = [:]
+    }
+
+    private static let cache = Cache()
+}

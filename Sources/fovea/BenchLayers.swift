@@ -46,6 +46,8 @@ extension Bench {
         print("cpu: \(result.cpu)")
         print(String(format: "peak: %.1f GFLOP/s per core, measured (%@ FMA, one thread); %% peak is of %.1f GFLOP/s (%d thread%@)",
                      result.peak.gflopsPerCore, result.peak.isa, result.peakGFLOPS, threads, threads == 1 ? "" : "s"))
+        print(String(format: "bandwidth: %.1f GB/s, measured (memcpy of 64 MB, %d thread%@); %% bw is of that",
+                     result.bandwidth.gigabytesPerSecond, result.bandwidth.threads, result.bandwidth.threads == 1 ? "" : "s"))
         if backends.contains(where: { $0.name == "blas" }) {
             print("blas: \(BackendRegistry.openBLASConfiguration)")
         }
@@ -54,13 +56,13 @@ extension Bench {
 
     /// The table: one row per layer and backend; layer, shape and nodes on a layer's first row only.
     static func layerTable(_ result: LayerBenchmark.Result) -> String {
-        let header = ["#", "layer", "shape", "backend", "algorithm", "ms", "GFLOP/s", "% peak", "nodes"]
+        let header = ["#", "layer", "shape", "backend", "algorithm", "ms", "GFLOP/s", "% peak", "GB/s", "% bw", "nodes"]
         var rows: [[String]] = []
         for layer in result.layers {
             let label = layer.op + (layer.count > 1 ? " ×\(layer.count)" : "")
             let nodes = (layer.nodes.first ?? "") + (layer.count > 1 ? " +\(layer.count - 1)" : "")
             if layer.backends.isEmpty {
-                rows.append(["\(layer.index)", label, layer.shape, "(none)", "", "", "", "", nodes])
+                rows.append(["\(layer.index)", label, layer.shape, "(none)", "", "", "", "", "", "", nodes])
             }
             for (position, entry) in layer.backends.enumerated() {
                 let first = position == 0
@@ -69,10 +71,12 @@ extension Bench {
                              entry.backend, entry.algorithm, String(format: "%.3f", entry.milliseconds),
                              counted ? String(format: "%.1f", entry.gflops) : "-",
                              counted ? String(format: "%.1f", entry.percentOfPeak) : "-",
+                             String(format: "%.1f", entry.gigabytesPerSecond),
+                             String(format: "%.0f", entry.percentOfBandwidth),
                              first ? nodes : ""])
             }
         }
-        let numeric: Set<Int> = [5, 6, 7]
+        let numeric: Set<Int> = [5, 6, 7, 8, 9]
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in

@@ -54,6 +54,8 @@ final class LayerBenchmarkTests: XCTestCase {
         XCTAssertEqual(layers[1].shapeDescription, "1×4×8×8 → 1×4×4×4")
         // 256 outputs × (4 input channels × 9 taps); 64 outputs for the strided one; pooling has none.
         XCTAssertEqual(layers.map(\.multiplyAccumulates), [256 * 36, 64 * 36, 0])
+        // Bytes: input, weights, bias and output, once each (pooling: input and output).
+        XCTAssertEqual(layers.map(\.bytesMoved), [4 * (256 + 144 + 4 + 256), 4 * (256 + 144 + 4 + 64), 4 * (64 + 16)])
         // The weights travel with the layer: the representative's own.
         XCTAssertEqual(Set(layers[0].constantInputs.keys), [1, 2])
         let graph = LayerBenchmark.graph(of: layers[0])
@@ -80,8 +82,10 @@ final class LayerBenchmarkTests: XCTestCase {
     func testEverySupportingBackendIsMeasuredAndGFLOPSFollowFromTheTime() throws {
         let benchmark = try smallBenchmark()
         let backends = BackendRegistry.standard.backends
-        let result = try benchmark.run(backends: backends, threads: 1, runs: 2, warmup: 1, peak: peak)
+        let bandwidth = MemoryBandwidth(threads: 1, gigabytesPerSecond: 50)
+        let result = try benchmark.run(backends: backends, threads: 1, runs: 2, warmup: 1, peak: peak, bandwidth: bandwidth)
         XCTAssertEqual(result.layers.count, 3)
+        XCTAssertEqual(result.bandwidth, bandwidth)
         XCTAssertEqual(result.threads, 1)
         XCTAssertEqual(result.runs, 2)
         XCTAssertEqual(result.peak, peak)
@@ -102,6 +106,10 @@ final class LayerBenchmarkTests: XCTestCase {
                     XCTAssertEqual(entry.gflops, 0)
                     XCTAssertEqual(entry.percentOfPeak, 0)
                 }
+                // GB/s for every layer: its bytes over the time, and a share of the given bandwidth.
+                let gigabytes = Double(layer.bytesMoved) / (entry.milliseconds * 1e6)
+                XCTAssertEqual(entry.gigabytesPerSecond, gigabytes, accuracy: gigabytes * 1e-9)
+                XCTAssertEqual(entry.percentOfBandwidth, 100 * gigabytes / 50, accuracy: 1e-9 * entry.percentOfBandwidth)
             }
         }
         // The convolutions run on simd and blas too; the pooling not on blas.
@@ -120,12 +128,14 @@ final class LayerBenchmarkTests: XCTestCase {
 
         // The JSON keys.
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: JSONEncoder().encode(result)) as? [String: Any])
-        XCTAssertEqual(Set(json.keys), ["cpu", "peak", "threads", "runs", "warmup", "layers"])
+        XCTAssertEqual(Set(json.keys), ["cpu", "peak", "bandwidth", "threads", "runs", "warmup", "layers"])
         let layer = try XCTUnwrap((json["layers"] as? [[String: Any]])?.first)
         XCTAssertEqual(layer["macs"] as? Int, 256 * 36)
         XCTAssertEqual(layer["op_type"] as? String, "Conv")
+        XCTAssertEqual(layer["bytes"] as? Int, 4 * (256 + 144 + 4 + 256))
+        XCTAssertEqual((json["bandwidth"] as? [String: Any])?["gb_per_s"] as? Double, 50)
         let first = try XCTUnwrap((layer["backends"] as? [[String: Any]])?.first)
-        XCTAssertEqual(Set(first.keys), ["backend", "algorithm", "ms", "gflops", "peak_percent"])
+        XCTAssertEqual(Set(first.keys), ["backend", "algorithm", "ms", "gflops", "peak_percent", "gb_per_s", "bandwidth_percent"])
     }
 
     func testBadArgumentsAreClearErrors() throws {
@@ -239,6 +249,16 @@ final class LayerBenchmarkTests: XCTestCase {
         XCTAssertGreaterThan(FMAPeak.measure(isa: "scalar", seconds: 0.01).gflopsPerCore, 0)
     }
 
+    func testMemoryBandwidthProbeIsPositiveAndCachedPerThreadCount() {
+        let one = MemoryBandwidth.measure(threads: 1, seconds: 0.02)
+        XCTAssertEqual(one.threads, 1)
+        XCTAssertGreaterThan(one.gigabytesPerSecond, 0)
+        let cached = MemoryBandwidth.measured(threads: 2)
+        XCTAssertEqual(cached.threads, 2)
+        XCTAssertGreaterThan(cached.gigabytesPerSecond, 0)
+        XCTAssertEqual(MemoryBandwidth.measured(threads: 2), cached, "measured once per thread count")
+    }
+
     // MARK: - The command
 
     func testBenchLayersCommand() throws {
@@ -254,6 +274,9 @@ final class LayerBenchmarkTests: XCTestCase {
         let peak = try XCTUnwrap(object["peak"] as? [String: Any])
         XCTAssertGreaterThan(peak["gflops_per_core"] as? Double ?? 0, 0)
         XCTAssertEqual(peak["isa"] as? String, FMAPeak.bestISA)
+        let bandwidth = try XCTUnwrap(object["bandwidth"] as? [String: Any])
+        XCTAssertGreaterThan(bandwidth["gb_per_s"] as? Double ?? 0, 0)
+        XCTAssertEqual(bandwidth["threads"] as? Int, 1)
         let layers = try XCTUnwrap(object["layers"] as? [[String: Any]])
         XCTAssertFalse(layers.isEmpty)
         var measurements = 0
@@ -272,8 +295,9 @@ final class LayerBenchmarkTests: XCTestCase {
         let lines = text.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.contains { $0.hasPrefix("cpu: ") }, text.stdout)
         XCTAssertTrue(lines.contains { $0.hasPrefix("peak: ") && $0.contains("GFLOP/s per core, measured") }, text.stdout)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("bandwidth: ") && $0.contains("GB/s, measured") }, text.stdout)
         let header = try XCTUnwrap(lines.first { $0.hasPrefix("#") })
-        for column in ["layer", "shape", "backend", "algorithm", "ms", "GFLOP/s", "% peak"] {
+        for column in ["layer", "shape", "backend", "algorithm", "ms", "GFLOP/s", "% peak", "GB/s", "% bw"] {
             XCTAssertTrue(header.contains(column), header)
         }
         // Without --backends, every registered backend that runs a layer appears.
