@@ -79,6 +79,18 @@ fovea_status fovea_activation_f32(const fovea_activation *activation, size_t cou
                                   size_t threads);
 
 /**
+ * y[n, c, i] = activation(x[n, c, i] · scale[c] + shift[c]) for `batch`
+ * images of `channels` planes of `plane` elements each (dense NCHW): an
+ * inference BatchNormalization left as a node, with scale = γ/√(σ² + ε) and
+ * shift = β − μ·scale computed by the caller, and an activation as in
+ * fovea_activation_f32 (NULL: none). The multiply and the add are rounded
+ * separately. y may equal x (in place); other overlaps are INVALID_PARAMETER.
+ */
+fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plane, const float *x, const float *scale,
+                                      const float *shift, float *y, const fovea_activation *activation,
+                                      size_t threads);
+
+/**
  * y[i] = 1 / (1 + exp(-x[i])) for `count` elements. y may equal x.
  * Within 2 ulp of the correctly rounded result for every finite x, including
  * the subnormal results below x ≈ −87.3 (error within 2 units of 2⁻¹⁴⁹ there);

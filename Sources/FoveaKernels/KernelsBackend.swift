@@ -55,6 +55,7 @@ public struct KernelsBackend: Backend {
         case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
         case .concat: return KernelsConcat.self
+        case .batchNormalization: return KernelsNormalization.self
         case .add, .sub, .mul, .div, .relu, .clip, .leakyRelu, .sigmoid, .softmax, .logSoftmax: return KernelsElementwise.self
         default: return nil
         }
