@@ -12,6 +12,9 @@ struct ONNXGraphBuilder {
     let metadata: ModelMetadata
 
     func build() throws -> Graph {
+        // Name every missing operator at once, before any translation can stop at the first.
+        let unsupported = Self.unsupportedOperators(graph.node, opset: opset, domainOpsets: domainOpsets)
+        guard unsupported.isEmpty else { throw UnsupportedONNXOperator.error(unsupported, file: file) }
         let names = Self.uniqueNodeNames(graph.node)
         var initializers = try decodeInitializers()
         // Constant nodes become initializers first, so that a parameter input can

@@ -8,6 +8,7 @@ import FoveaCore
 enum ONNXOpTranslator {
     /// The canonical node, or `nil` if Fovea does not know `ctx.opType` at `ctx.opset`.
     static func translate(_ ctx: ONNXNodeContext) throws -> TranslatedNode? {
+        guard ONNXOperatorSupport.isSupported(ctx.opType, opset: ctx.opset) else { return nil }
         guard let translated = try translateKnown(ctx) else { return nil }
         try ctx.attributes.rejectUnread(opType: ctx.opType, opset: ctx.opset)
         let outputs = translated.outputs ?? ctx.outputs
@@ -29,9 +30,7 @@ enum ONNXOpTranslator {
         case "PRelu": return same(ctx, .prelu)
         case "HardSigmoid":
             return same(ctx, .hardSigmoid(alpha: try a.float("alpha", default: 0.2), beta: try a.float("beta", default: 0.5)))
-        case "HardSwish":
-            guard ctx.opset >= 14 else { return nil }
-            return same(ctx, .hardSwish)
+        case "HardSwish": return same(ctx, .hardSwish)
         case "Clip": return try clip(ctx)
         case "GlobalAveragePool": return same(ctx, .globalAveragePool)
         case "GlobalMaxPool": return same(ctx, .globalMaxPool)

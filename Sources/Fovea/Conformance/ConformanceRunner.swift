@@ -131,13 +131,8 @@ public struct ConformanceRunner: Sendable {
 }
 
 extension ConformanceRunner {
-    /// ONNX operator types Fovea runs (the default domain).
-    public static let supportedOperators: Set<String> = [
-        "Conv", "Relu", "LeakyRelu", "PRelu", "Sigmoid", "HardSigmoid", "HardSwish", "Clip", "MaxPool",
-        "AveragePool", "GlobalAveragePool", "GlobalMaxPool", "Concat", "Softmax", "LogSoftmax", "Flatten",
-        "Reshape", "Squeeze", "Unsqueeze", "Transpose", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Sum",
-        "BatchNormalization", "LRN", "Dropout", "Identity", "Constant", "Pad", "Shape",
-    ]
+    /// ONNX operator types Fovea runs (the default domain): the loader's table.
+    public static var supportedOperators: Set<String> { Set(ONNXOperatorSupport.opsets.keys) }
 
     /// The node tests a manifest must account for: those whose model uses only
     /// supported operators, and those named after a supported operator
