@@ -66,19 +66,21 @@ extension Op {
     /// How many inputs a node of this operator may have.
     public var inputArity: ClosedRange<Int> {
         switch self {
-        case .conv, .gemm: return 2...3
-        case .prelu, .matMul, .add, .sub, .mul, .div: return 2...2
+        case .conv, .gemm, .layerNormalization: return 2...3
+        case .prelu, .matMul, .add, .sub, .mul, .div, .pow: return 2...2
         case .batchNormalization: return 5...5
-        case .concat, .sum: return 1...Int.max
+        case .instanceNormalization, .groupNormalization: return 3...3
+        case .concat, .sum, .maximum, .minimum: return 1...Int.max
         default: return 1...1
         }
     }
 
     /// How many outputs a node of this operator may have: MaxPool may add its
-    /// Indices, Dropout its mask.
+    /// Indices, Dropout its mask, LayerNormalization its Mean and InvStdDev.
     public var outputArity: ClosedRange<Int> {
         switch self {
         case .maxPool, .dropout: return 1...2
+        case .layerNormalization: return 1...3
         default: return 1...1
         }
     }
@@ -86,8 +88,8 @@ extension Op {
     /// How many leading inputs must be present (not `""`).
     public var requiredInputCount: Int {
         switch self {
-        case .conv, .gemm: return 2
-        case .concat, .sum: return 1
+        case .conv, .gemm, .layerNormalization: return 2
+        case .concat, .sum, .maximum, .minimum: return 1
         default: return inputArity.lowerBound
         }
     }

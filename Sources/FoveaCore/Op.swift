@@ -66,6 +66,31 @@ public enum Op: Sendable, Equatable {
     /// Reflect- or edge-mode padding (no negative pads). `pads` is
     /// `[begin_0, ..., begin_r-1, end_0, ..., end_r-1]` over all axes.
     case borderPad(pads: [Int], mode: BorderPadMode)
+    /// Inputs: X (float). ReduceMean, ReduceSum, ... over some axes; see ``ReduceAttributes``.
+    case reduce(ReduceAttributes)
+    /// Inputs: X (float). The int64 index of the largest element along `axis`
+    /// (the first of equal ones, or the last with `selectLastIndex`).
+    case argMax(axis: Int, keepDims: Bool, selectLastIndex: Bool)
+    /// Inputs: A, B (numpy broadcasting). `A ^ B`.
+    case pow
+    /// Inputs: one or more tensors (numpy broadcasting). The elementwise
+    /// largest (ONNX `Max`); a NaN operand gives NaN.
+    case maximum
+    /// Inputs: one or more tensors (numpy broadcasting). The elementwise
+    /// smallest (ONNX `Min`); a NaN operand gives NaN.
+    case minimum
+    /// Inputs: X, Scale, B?. Normalizes over the axes from `axis` on, then
+    /// scales and shifts (Scale and B broadcast to `X.shape[axis...]`).
+    /// Outputs: Y, and optionally Mean and InvStdDev (`X.shape[..<axis]`
+    /// followed by ones).
+    case layerNormalization(axis: Int, epsilon: Float)
+    /// Inputs: X (N×C×...), scale (C), B (C). Normalizes each image's channel
+    /// over its spatial axes, then scales and shifts per channel.
+    case instanceNormalization(epsilon: Float)
+    /// Inputs: X (N×C×...), scale, bias. Normalizes each image's `groups`
+    /// groups of consecutive channels; scale and bias hold one value per
+    /// channel (`perChannel`, ONNX opset 21) or per group (opset 18).
+    case groupNormalization(groups: Int, epsilon: Float, perChannel: Bool)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -105,6 +130,14 @@ public enum Op: Sendable, Equatable {
         case .shape: return "Shape"
         case .unary(let function): return function.typeName
         case .borderPad: return "Pad"
+        case .reduce(let attributes): return attributes.reduction.typeName
+        case .argMax: return "ArgMax"
+        case .pow: return "Pow"
+        case .maximum: return "Max"
+        case .minimum: return "Min"
+        case .layerNormalization: return "LayerNormalization"
+        case .instanceNormalization: return "InstanceNormalization"
+        case .groupNormalization: return "GroupNormalization"
         }
     }
 }

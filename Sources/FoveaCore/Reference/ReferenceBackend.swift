@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The reference backend: every operator in plain, obviously-correct Swift.
 ///
 /// It is the oracle that optimized backends are tested against, so each op
@@ -134,6 +142,22 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceUnary.run(function, args)]
         case .borderPad(let pads, let mode):
             return [try ReferenceBorderPadding.run(args, pads: pads, mode: mode, outputShape: shape)]
+        case .reduce(let attributes):
+            return [try ReferenceReduction.reduce(args, attributes, outputShape: shape)]
+        case .argMax(let axis, _, let selectLastIndex):
+            return [try ReferenceReduction.argMax(args, axis: axis, selectLastIndex: selectLastIndex, outputShape: shape)]
+        case .pow:
+            return [try ReferenceBinary.run(args, outputShape: shape) { powf($0, $1) }]
+        case .maximum:
+            return [try ReferenceBinary.extremum(args, outputShape: shape, largest: true)]
+        case .minimum:
+            return [try ReferenceBinary.extremum(args, outputShape: shape, largest: false)]
+        case .layerNormalization(let axis, let epsilon):
+            return try ReferenceFeatureNormalization.layer(args, axis: axis, epsilon: epsilon, outputTypes: outputTypes)
+        case .instanceNormalization(let epsilon):
+            return [try ReferenceFeatureNormalization.instance(args, epsilon: epsilon)]
+        case .groupNormalization(let groups, let epsilon, let perChannel):
+            return [try ReferenceFeatureNormalization.group(args, groups: groups, epsilon: epsilon, perChannel: perChannel)]
         }
     }
 }

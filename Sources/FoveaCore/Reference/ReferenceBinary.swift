@@ -1,5 +1,5 @@
-/// Elementwise binary ops with numpy broadcasting: Add, Sub, Mul, Div, PRelu,
-/// and the n-ary Sum.
+/// Elementwise binary ops with numpy broadcasting: Add, Sub, Mul, Div, Pow,
+/// PRelu, and the n-ary Sum, Max and Min.
 enum ReferenceBinary {
     /// `combine(a, b)` over the broadcast of inputs 0 and 1.
     static func run(_ args: ReferenceInputs, outputShape: [Int], _ combine: (Float, Float) -> Float) throws -> Tensor {
@@ -11,12 +11,25 @@ enum ReferenceBinary {
 
     /// Sum of all inputs, broadcast together, added left to right.
     static func sum(_ args: ReferenceInputs, outputShape: [Int]) throws -> Tensor {
+        try fold(args, outputShape: outputShape, +)
+    }
+
+    /// The elementwise largest (`largest == true`) or smallest of all inputs; NaN wins (numpy's maximum/minimum).
+    static func extremum(_ args: ReferenceInputs, outputShape: [Int], largest: Bool) throws -> Tensor {
+        try fold(args, outputShape: outputShape) { a, b in
+            if a.isNaN || b.isNaN { return .nan }
+            return largest ? Swift.max(a, b) : Swift.min(a, b)
+        }
+    }
+
+    /// All inputs, broadcast together, combined left to right with `combine`.
+    private static func fold(_ args: ReferenceInputs, outputShape: [Int], _ combine: (Float, Float) -> Float) throws -> Tensor {
         var total = try args.tensor(0)
         for index in 1..<max(1, args.tensors.count) {
             let next = try args.tensor(index)
             let shape = try broadcastShape(total.shape, next.shape)
             let values = broadcast(try total.requireFloats("input 0"), total.shape, try next.requireFloats("input \(index)"),
-                                   next.shape, to: shape, +)
+                                   next.shape, to: shape, combine)
             total = Tensor(uncheckedShape: shape, floats: values)
         }
         // A single input, or inputs that all broadcast to a smaller shape than planned, still get the planned shape.
