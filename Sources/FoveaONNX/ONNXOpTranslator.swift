@@ -57,7 +57,13 @@ enum ONNXOpTranslator {
         case "Identity": return same(ctx, .identity)
         case "Pad": return try pad(ctx)
         case "Shape": return try shape(ctx)
-        default: return nil
+        case "ArgMax": return try argMax(ctx)
+        case "LayerNormalization": return try layerNormalization(ctx)
+        case "InstanceNormalization": return try instanceNormalization(ctx)
+        case "GroupNormalization": return try groupNormalization(ctx)
+        default:
+            if let reduction = reductions[ctx.opType] { return try reduce(ctx, reduction) }
+            return try elementwise(ctx).map { same(ctx, $0) }
         }
     }
 

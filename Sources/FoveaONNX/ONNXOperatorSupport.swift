@@ -18,11 +18,20 @@ public enum ONNXOperatorSupport {
             "GlobalAveragePool", "GlobalMaxPool", "Concat", "Softmax", "LogSoftmax", "Flatten", "Reshape",
             "Squeeze", "Unsqueeze", "Transpose", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Sum",
             "BatchNormalization", "LRN", "Dropout", "Identity", "Constant", "Pad", "Shape",
+            "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceL2", "ReduceSumSquare", "ArgMax",
+            "Pow", "Sqrt", "Reciprocal", "Exp", "Log", "Tanh", "Abs", "Neg", "Min", "Max", "Floor", "Ceil",
+            "Elu", "Selu", "Softplus", "Softsign", "InstanceNormalization",
         ] {
             table[op] = all
         }
         // Operators defined after opset 7 start at the opset that introduced them.
+        table["Erf"] = 9...all.upperBound
+        table["Celu"] = 12...all.upperBound
         table["HardSwish"] = 14...all.upperBound
+        table["LayerNormalization"] = 17...all.upperBound
+        table["Mish"] = 18...all.upperBound
+        table["GroupNormalization"] = 18...all.upperBound
+        table["Gelu"] = 20...all.upperBound
         return table
     }()
 

@@ -3,9 +3,26 @@ let foveaManifestText = """
 # A plain name must pass `fovea conformance`; "- name: reason" is left out, with the reason.
 # Every node test of an operator Fovea supports appears here (ConformanceTests checks it).
 
+test_abs
 test_add
 test_add_bcast
 - test_add_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
+test_argmax_default_axis_example
+test_argmax_default_axis_example_select_last_index
+test_argmax_default_axis_random
+test_argmax_default_axis_random_select_last_index
+test_argmax_keepdims_example
+test_argmax_keepdims_example_select_last_index
+test_argmax_keepdims_random
+test_argmax_keepdims_random_select_last_index
+test_argmax_negative_axis_keepdims_example
+test_argmax_negative_axis_keepdims_example_select_last_index
+test_argmax_negative_axis_keepdims_random
+test_argmax_negative_axis_keepdims_random_select_last_index
+test_argmax_no_keepdims_example
+test_argmax_no_keepdims_example_select_last_index
+test_argmax_no_keepdims_random
+test_argmax_no_keepdims_random_select_last_index
 test_averagepool_1d_default
 test_averagepool_2d_ceil
 test_averagepool_2d_default
@@ -25,6 +42,10 @@ test_batchnorm_epsilon
 - test_batchnorm_epsilon_training_mode: training_mode=1 (batch statistics, running-mean outputs): Fovea runs inference only
 test_batchnorm_example
 - test_batchnorm_example_training_mode: training_mode=1 (batch statistics, running-mean outputs): Fovea runs inference only
+test_ceil
+test_ceil_example
+test_celu
+test_celu_expanded
 test_clip
 test_clip_default_inbounds
 - test_clip_default_int8_inbounds: int8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
@@ -65,6 +86,12 @@ test_dropout_default_old
 test_dropout_default_ratio
 test_dropout_random_old
 test_edge_pad
+- test_elu: the model declares opset 6; Fovea reads opsets 7 to 21
+- test_elu_default: the model declares opset 6; Fovea reads opsets 7 to 21
+- test_elu_example: the model declares opset 6; Fovea reads opsets 7 to 21
+test_erf
+test_exp
+test_exp_example
 test_flatten_axis0
 test_flatten_axis1
 test_flatten_axis2
@@ -74,6 +101,8 @@ test_flatten_negative_axis1
 test_flatten_negative_axis2
 test_flatten_negative_axis3
 test_flatten_negative_axis4
+test_floor
+test_floor_example
 test_gemm_all_attributes
 test_gemm_alpha
 test_gemm_beta
@@ -97,28 +126,84 @@ test_hardswish_expanded
 test_identity
 - test_identity_opt: optional-typed input (Optional(Sequence)): Fovea runs tensors only
 - test_identity_sequence: sequence-typed input: Fovea runs tensors only
+- test_instancenorm_epsilon: the model declares opset 6; Fovea reads opsets 7 to 21
+- test_instancenorm_example: the model declares opset 6; Fovea reads opsets 7 to 21
+test_layer_normalization_2d_axis0
+- test_layer_normalization_2d_axis0_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis1
+- test_layer_normalization_2d_axis1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis_negative_1
+- test_layer_normalization_2d_axis_negative_1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis_negative_2
+- test_layer_normalization_2d_axis_negative_2_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis0_epsilon
+- test_layer_normalization_3d_axis0_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis1_epsilon
+- test_layer_normalization_3d_axis1_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis2_epsilon
+- test_layer_normalization_3d_axis2_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis_negative_1_epsilon
+- test_layer_normalization_3d_axis_negative_1_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis_negative_2_epsilon
+- test_layer_normalization_3d_axis_negative_2_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis_negative_3_epsilon
+- test_layer_normalization_3d_axis_negative_3_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis0
+- test_layer_normalization_4d_axis0_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis1
+- test_layer_normalization_4d_axis1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis2
+- test_layer_normalization_4d_axis2_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis3
+- test_layer_normalization_4d_axis3_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_1
+- test_layer_normalization_4d_axis_negative_1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_2
+- test_layer_normalization_4d_axis_negative_2_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_3
+- test_layer_normalization_4d_axis_negative_3_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_4
+- test_layer_normalization_4d_axis_negative_4_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_default_axis
+- test_layer_normalization_default_axis_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
 test_leakyrelu
 test_leakyrelu_default
 test_leakyrelu_example
+test_log
+test_log_example
 test_logsoftmax_axis_0
-- test_logsoftmax_axis_0_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_axis_0_expanded
 test_logsoftmax_axis_1
-- test_logsoftmax_axis_1_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_axis_1_expanded
 test_logsoftmax_axis_2
-- test_logsoftmax_axis_2_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_axis_2_expanded
 test_logsoftmax_default_axis
-- test_logsoftmax_default_axis_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_default_axis_expanded
 test_logsoftmax_example_1
-- test_logsoftmax_example_1_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_example_1_expanded
 test_logsoftmax_large_number
-- test_logsoftmax_large_number_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_large_number_expanded
 test_logsoftmax_negative_axis
-- test_logsoftmax_negative_axis_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_logsoftmax_negative_axis_expanded
 test_lrn
 test_lrn_default
 test_matmul_2d
 test_matmul_3d
 test_matmul_4d
+test_max_example
+test_max_float16
+test_max_float32
+test_max_float64
+- test_max_int16: int16 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_max_int32: int32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_max_int64: int64 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_max_int8: int8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
+test_max_one_input
+test_max_two_inputs
+- test_max_uint16: uint16 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_max_uint32: uint32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_max_uint64: uint64 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_max_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
 test_maxpool_1d_default
 test_maxpool_2d_ceil
 test_maxpool_2d_default
@@ -134,12 +219,95 @@ test_maxpool_2d_strides
 test_maxpool_3d_default
 test_maxpool_with_argmax_2d_precomputed_pads
 - test_maxpool_with_argmax_2d_precomputed_strides: storage_order=1 (column-major Indices): Fovea computes row-major Indices only
+test_min_example
+test_min_float16
+test_min_float32
+test_min_float64
+- test_min_int16: int16 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_min_int32: int32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_min_int64: int64 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_min_int8: int8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
+test_min_one_input
+test_min_two_inputs
+- test_min_uint16: uint16 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_min_uint32: uint32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_min_uint64: uint64 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_min_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
 test_mul
 test_mul_bcast
 test_mul_example
 - test_mul_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
+test_mvn_expanded
+test_neg
+test_neg_example
+test_pow
+test_pow_bcast_array
+test_pow_bcast_scalar
+test_pow_example
+- test_pow_types_float: int64 X: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_pow_types_float32_int32: int32 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_float32_int64: int64 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_float32_uint32: uint32 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_float32_uint64: uint64 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_int: int64 exponent: Fovea computes Pow on float32 tensors only
+- test_pow_types_int32_float32: int32 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_int32_int32: int32 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_int64_float32: int64 operand: Fovea computes Pow on float32 tensors only
+- test_pow_types_int64_int64: int64 operand: Fovea computes Pow on float32 tensors only
 test_prelu_broadcast
 test_prelu_example
+test_reciprocal
+test_reciprocal_example
+test_reduce_l2_default_axes_keepdims_example
+test_reduce_l2_default_axes_keepdims_random
+test_reduce_l2_do_not_keepdims_example
+test_reduce_l2_do_not_keepdims_random
+test_reduce_l2_keep_dims_example
+test_reduce_l2_keep_dims_random
+test_reduce_l2_negative_axes_keep_dims_example
+test_reduce_l2_negative_axes_keep_dims_random
+test_reduce_max_default_axes_keepdim_example
+test_reduce_max_default_axes_keepdims_random
+test_reduce_max_do_not_keepdims_example
+test_reduce_max_do_not_keepdims_random
+test_reduce_max_keepdims_example
+test_reduce_max_keepdims_random
+test_reduce_max_negative_axes_keepdims_example
+test_reduce_max_negative_axes_keepdims_random
+test_reduce_mean_default_axes_keepdims_example
+test_reduce_mean_default_axes_keepdims_random
+test_reduce_mean_do_not_keepdims_example
+test_reduce_mean_do_not_keepdims_random
+test_reduce_mean_keepdims_example
+test_reduce_mean_keepdims_random
+test_reduce_mean_negative_axes_keepdims_example
+test_reduce_mean_negative_axes_keepdims_random
+test_reduce_min_default_axes_keepdims_example
+test_reduce_min_default_axes_keepdims_random
+test_reduce_min_do_not_keepdims_example
+test_reduce_min_do_not_keepdims_random
+test_reduce_min_keepdims_example
+test_reduce_min_keepdims_random
+test_reduce_min_negative_axes_keepdims_example
+test_reduce_min_negative_axes_keepdims_random
+test_reduce_sum_default_axes_keepdims_example
+test_reduce_sum_default_axes_keepdims_random
+test_reduce_sum_do_not_keepdims_example
+test_reduce_sum_do_not_keepdims_random
+test_reduce_sum_empty_axes_input_noop_example
+test_reduce_sum_empty_axes_input_noop_random
+test_reduce_sum_keepdims_example
+test_reduce_sum_keepdims_random
+test_reduce_sum_negative_axes_keepdims_example
+test_reduce_sum_negative_axes_keepdims_random
+test_reduce_sum_square_default_axes_keepdims_example
+test_reduce_sum_square_default_axes_keepdims_random
+test_reduce_sum_square_do_not_keepdims_example
+test_reduce_sum_square_do_not_keepdims_random
+test_reduce_sum_square_keepdims_example
+test_reduce_sum_square_keepdims_random
+test_reduce_sum_square_negative_axes_keepdims_example
+test_reduce_sum_square_negative_axes_keepdims_random
 test_reflect_pad
 test_relu
 test_reshape_allowzero_reordered
@@ -152,6 +320,9 @@ test_reshape_reordered_all_dims
 test_reshape_reordered_last_dims
 test_reshape_zero_and_negative_dim
 test_reshape_zero_dim
+- test_selu: the model declares opset 6; Fovea reads opsets 7 to 21
+- test_selu_default: the model declares opset 6; Fovea reads opsets 7 to 21
+- test_selu_example: the model declares opset 6; Fovea reads opsets 7 to 21
 test_shape
 test_shape_clip_end
 test_shape_clip_start
@@ -165,19 +336,25 @@ test_shape_start_negative_1
 test_sigmoid
 test_sigmoid_example
 test_softmax_axis_0
-- test_softmax_axis_0_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_axis_0_expanded
 test_softmax_axis_1
-- test_softmax_axis_1_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_axis_1_expanded
 test_softmax_axis_2
-- test_softmax_axis_2_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_axis_2_expanded
 test_softmax_default_axis
-- test_softmax_default_axis_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_default_axis_expanded
 test_softmax_example
-- test_softmax_example_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_example_expanded
 test_softmax_large_number
-- test_softmax_large_number_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_large_number_expanded
 test_softmax_negative_axis
-- test_softmax_negative_axis_expanded: function-expanded form uses ReduceMax/ReduceSum/Exp/Log, which are not Fovea ops (the Softmax node tests cover the op)
+test_softmax_negative_axis_expanded
+- test_softplus: the model declares opset 1; Fovea reads opsets 7 to 21
+- test_softplus_example: the model declares opset 1; Fovea reads opsets 7 to 21
+- test_softsign: the model declares opset 1; Fovea reads opsets 7 to 21
+- test_softsign_example: the model declares opset 1; Fovea reads opsets 7 to 21
+test_sqrt
+test_sqrt_example
 test_squeeze
 test_squeeze_negative_axes
 test_sub
@@ -187,6 +364,8 @@ test_sub_example
 test_sum_example
 test_sum_one_input
 test_sum_two_inputs
+test_tanh
+test_tanh_example
 - test_training_dropout: training_mode=true (random dropout): Fovea runs inference only
 - test_training_dropout_default: training_mode=true (random dropout): Fovea runs inference only
 - test_training_dropout_default_mask: training_mode=true (random dropout): Fovea runs inference only

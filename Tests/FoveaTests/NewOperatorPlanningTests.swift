@@ -1,0 +1,65 @@
+import XCTest
+import FoveaTestSupport
+@testable import Fovea
+
+/// The operators added for exported classifiers run only on the reference
+/// backend: a plan asking for the simd or kernels backend falls back to it for
+/// them, says so, plans their memory like any other step, and gives the
+/// interpreter's answers.
+final class NewOperatorPlanningTests: XCTestCase {
+    /// x → Relu → LayerNormalization(axis 1) → Pow(·, 2) → ReduceMean(H, W) → Gelu → Max(·, floor) → y,
+    /// with ArgMax(C) of the pooled features as a second output.
+    private func graph() throws -> Graph {
+        let nodes = [
+            Node(name: "relu", op: .relu, inputs: ["x"], outputs: ["r"]),
+            Node(name: "ln", op: .layerNormalization(axis: 1, epsilon: 1e-5), inputs: ["r", "scale", "bias"], outputs: ["n"]),
+            Node(name: "square", op: .pow, inputs: ["n", "two"], outputs: ["s"]),
+            Node(name: "mean", op: .reduce(ReduceAttributes(.mean, axes: [2, 3], keepDims: false)), inputs: ["s"], outputs: ["m"]),
+            Node(name: "gelu", op: .unary(.gelu(tanhApproximation: false)), inputs: ["m"], outputs: ["g"]),
+            Node(name: "max", op: .maximum, inputs: ["g", "floor"], outputs: ["y"]),
+            Node(name: "argmax", op: .argMax(axis: 1, keepDims: false, selectLastIndex: false), inputs: ["m"], outputs: ["best"]),
+        ]
+        var generator = SeededGenerator(seed: 19)
+        let scale = (0..<(4 * 6 * 6)).map { _ in Float.random(in: 0.5...1.5, using: &generator) }
+        return Graph(
+            inputs: [ValueInfo(name: "x", dataType: .float32, dimensions: [.symbolic("N"), .known(4), .known(6), .known(6)])],
+            outputs: [ValueInfo(name: "y", dataType: .float32, dimensions: nil), ValueInfo(name: "best", dataType: .int64, dimensions: nil)],
+            nodes: nodes,
+            initializers: [
+                "scale": try Tensor(shape: [4, 6, 6], floats: scale),
+                "bias": try Tensor(shape: [1], floats: [0.25]),
+                "two": try Tensor(shape: [], floats: [2]),
+                "floor": try Tensor(shape: [4], floats: [0.5, 1, 1.5, 2]),
+            ])
+    }
+
+    func testFallbackToReferenceForNewOpsGivesTheInterpreterAnswers() throws {
+        let graph = try graph()
+        var generator = SeededGenerator(seed: 7)
+        let x = try Tensor(shape: [3, 4, 6, 6], floats: (0..<(3 * 144)).map { _ in Float.random(in: -2...2, using: &generator) })
+        let expected = try GraphInterpreter.evaluate(graph, ["x": x])
+        for backend in ["simd", "kernels"] {
+            let model = try Model(graph: graph, configuration: ModelConfiguration(backends: [backend]))
+            let plan = try model.plan(inputShapes: ["x": [3, 4, 6, 6]])
+            let byNode = Dictionary(uniqueKeysWithValues: plan.assignments.map { ($0.node, $0) })
+            XCTAssertEqual(byNode["relu"]?.backend, backend)
+            for name in ["ln", "square", "mean", "gelu", "max", "argmax"] {
+                XCTAssertEqual(byNode[name]?.backend, "reference", "\(backend): \(name)")
+                XCTAssertEqual(byNode[name]?.isFallback, true, "\(backend): \(name)")
+            }
+            XCTAssertNil(MemoryPlanCheck.firstConflict(plan.memory), backend)
+            let outputs = try plan.run(["x": x])
+            XCTAssertNil(GraphInterpreter.firstDifference(["y": outputs["y"]!], expected, graph: Graph(inputs: [], outputs: [graph.outputs[0]], nodes: []), bound: 1e-5), backend)
+            XCTAssertEqual(outputs["best"], expected["best"], backend)
+            XCTAssertEqual(outputs["y"]?.shape, [3, 4])
+        }
+    }
+
+    func testShapeInferenceTypesEveryNewValue() throws {
+        let types = try graph().inferTypes(inputShapes: ["x": [2, 4, 6, 6]])
+        XCTAssertEqual(types["n"], TensorType(.float32, [2, 4, 6, 6]))
+        XCTAssertEqual(types["m"], TensorType(.float32, [2, 4]))
+        XCTAssertEqual(types["y"], TensorType(.float32, [2, 4]))
+        XCTAssertEqual(types["best"], TensorType(.int64, [2]))
+    }
+}
