@@ -67,7 +67,8 @@ extension Op {
     public var inputArity: ClosedRange<Int> {
         switch self {
         case .conv, .gemm, .layerNormalization: return 2...3
-        case .prelu, .matMul, .add, .sub, .mul, .div, .pow: return 2...2
+        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare: return 2...2
+        case .select: return 3...3
         case .batchNormalization: return 5...5
         case .instanceNormalization, .groupNormalization: return 3...3
         case .concat, .sum, .maximum, .minimum: return 1...Int.max
@@ -81,6 +82,7 @@ extension Op {
         switch self {
         case .maxPool, .dropout: return 1...2
         case .layerNormalization: return 1...3
+        case .split(_, let sizes): return sizes.map { $0.count...$0.count } ?? 1...Int.max
         default: return 1...1
         }
     }

@@ -156,6 +156,8 @@ extension Op {
             }
             try Self.requirePerChannel(args, roles: ["scale", "bias"], count: perChannel ? x.shape[1] : groups, of: x)
             return [x]
+        case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth:
+            return try dataMovementTypes(args, outputCount: outputCount)
         }
     }
 
@@ -164,13 +166,14 @@ extension Op {
         switch self {
         case .maxPool, .dropout: return 2
         case .layerNormalization: return 3
+        case .split: return Int.max
         default: return 1
         }
     }
 }
 
 /// A node's input types with the checks every operator needs.
-private struct InferenceInputs {
+struct InferenceInputs {
     let types: [TensorType?]
     let opName: String
 

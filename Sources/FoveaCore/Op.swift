@@ -91,6 +91,35 @@ public enum Op: Sendable, Equatable {
     /// groups of consecutive channels; scale and bias hold one value per
     /// channel (`perChannel`, ONNX opset 21) or per group (opset 18).
     case groupNormalization(groups: Int, epsilon: Float, perChannel: Bool)
+    /// Inputs: data (any type). ONNX Slice: on each of `axes` (all, in
+    /// order, when `nil`) take `starts[i] ..< ends[i]` by `steps[i]` (1 when
+    /// `nil`); negative values count from the end and the bounds are clamped.
+    case slice(starts: [Int], ends: [Int], axes: [Int]?, steps: [Int]?)
+    /// Inputs: input (any type). One output per part along `axis`: `sizes`
+    /// gives each part's extent; `nil` splits into as many equal parts as
+    /// there are outputs (the last one smaller when the axis does not divide).
+    case split(axis: Int, sizes: [Int]?)
+    /// Inputs: data (any type), indices (int64; negative ones count from the
+    /// end). Picks slices of `data` along `axis` (ONNX Gather).
+    case gather(axis: Int)
+    /// Inputs: input (any type). Broadcasts the input and `shape` together (numpy rules).
+    case expand(shape: [Int])
+    /// Inputs: input (any type). Repeats the input `repeats[i]` times along axis `i`.
+    case tile(repeats: [Int])
+    /// Inputs: condition (bool), X, Y (one type). `condition ? X : Y` with
+    /// numpy broadcasting (ONNX Where).
+    case select
+    /// Inputs: A, B (float32 or int64, the same). A bool tensor, numpy broadcasting.
+    case compare(Comparison)
+    /// Inputs: X (bool). Logical negation.
+    case not
+    /// Inputs: input. Converts every element to `to` (float → int64 truncates toward zero).
+    case cast(to: DataType)
+    /// Inputs: input (N×C×H×W). Moves blocks of channels into `blockSize`×`blockSize`
+    /// pixels; `columnRowDepth` is ONNX's CRD mode, otherwise DCR.
+    case depthToSpace(blockSize: Int, columnRowDepth: Bool)
+    /// Inputs: input (N×C×H×W). Moves each `blockSize`×`blockSize` block of pixels into channels.
+    case spaceToDepth(blockSize: Int)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -138,6 +167,33 @@ public enum Op: Sendable, Equatable {
         case .layerNormalization: return "LayerNormalization"
         case .instanceNormalization: return "InstanceNormalization"
         case .groupNormalization: return "GroupNormalization"
+        case .slice: return "Slice"
+        case .split: return "Split"
+        case .gather: return "Gather"
+        case .expand: return "Expand"
+        case .tile: return "Tile"
+        case .select: return "Where"
+        case .compare(let comparison): return comparison.typeName
+        case .not: return "Not"
+        case .cast: return "Cast"
+        case .depthToSpace: return "DepthToSpace"
+        case .spaceToDepth: return "SpaceToDepth"
+        }
+    }
+}
+
+/// The elementwise comparisons of ``Op/compare(_:)``.
+public enum Comparison: String, Sendable, Equatable, CaseIterable {
+    case equal, less, greater, lessOrEqual, greaterOrEqual
+
+    /// The ONNX operator name.
+    public var typeName: String {
+        switch self {
+        case .equal: return "Equal"
+        case .less: return "Less"
+        case .greater: return "Greater"
+        case .lessOrEqual: return "LessOrEqual"
+        case .greaterOrEqual: return "GreaterOrEqual"
         }
     }
 }

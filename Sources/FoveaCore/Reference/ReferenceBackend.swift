@@ -158,6 +158,28 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceFeatureNormalization.instance(args, epsilon: epsilon)]
         case .groupNormalization(let groups, let epsilon, let perChannel):
             return [try ReferenceFeatureNormalization.group(args, groups: groups, epsilon: epsilon, perChannel: perChannel)]
+        case .slice(let starts, let ends, let axes, let steps):
+            return [try ReferenceDataMovement.slice(args, starts: starts, ends: ends, axes: axes, steps: steps)]
+        case .split(let axis, let sizes):
+            return try ReferenceDataMovement.split(args, axis: axis, sizes: sizes, outputCount: outputTypes.count)
+        case .gather(let axis):
+            return [try ReferenceDataMovement.gather(args, axis: axis, outputShape: shape)]
+        case .expand:
+            return [try ReferenceDataMovement.expand(args, outputShape: shape)]
+        case .tile:
+            return [try ReferenceDataMovement.tile(args, outputShape: shape)]
+        case .depthToSpace(let block, let columnRowDepth):
+            return [try ReferenceDataMovement.depthToSpace(args, block: block, columnRowDepth: columnRowDepth, outputShape: shape)]
+        case .spaceToDepth(let block):
+            return [try ReferenceDataMovement.spaceToDepth(args, block: block, outputShape: shape)]
+        case .select:
+            return [try ReferenceLogical.select(args, outputShape: shape)]
+        case .compare(let comparison):
+            return [try ReferenceLogical.compare(comparison, args, outputShape: shape)]
+        case .not:
+            return [try ReferenceLogical.not(args)]
+        case .cast(let target):
+            return [try ReferenceLogical.cast(args, to: target)]
         }
     }
 }
