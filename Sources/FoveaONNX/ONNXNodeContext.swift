@@ -82,4 +82,7 @@ struct TranslatedNode {
     var inputs: [String]
     /// `nil` keeps the node's outputs.
     var outputs: [String]? = nil
+    /// The node's one output as a constant computed at load time
+    /// (ConstantOfShape, Range): no node is emitted, and `op` is ignored.
+    var constant: Tensor? = nil
 }

@@ -61,6 +61,23 @@ enum ONNXOpTranslator {
         case "LayerNormalization": return try layerNormalization(ctx)
         case "InstanceNormalization": return try instanceNormalization(ctx)
         case "GroupNormalization": return try groupNormalization(ctx)
+        case "Slice": return try slice(ctx)
+        case "Split": return try split(ctx)
+        case "Gather": return same(ctx, .gather(axis: try a.int("axis", default: 0)))
+        case "Expand": return try expand(ctx)
+        case "Tile": return try tile(ctx)
+        case "Where": return same(ctx, .select)
+        case "Equal": return same(ctx, .compare(.equal))
+        case "Less": return same(ctx, .compare(.less))
+        case "Greater": return same(ctx, .compare(.greater))
+        case "LessOrEqual": return same(ctx, .compare(.lessOrEqual))
+        case "GreaterOrEqual": return same(ctx, .compare(.greaterOrEqual))
+        case "Not": return same(ctx, .not)
+        case "Cast": return try cast(ctx)
+        case "DepthToSpace": return try depthToSpace(ctx)
+        case "SpaceToDepth": return try spaceToDepth(ctx)
+        case "ConstantOfShape": return try constantOfShape(ctx)
+        case "Range": return try range(ctx)
         default:
             if let reduction = reductions[ctx.opType] { return try reduce(ctx, reduction) }
             return try elementwise(ctx).map { same(ctx, $0) }

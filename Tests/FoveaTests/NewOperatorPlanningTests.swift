@@ -62,4 +62,38 @@ final class NewOperatorPlanningTests: XCTestCase {
         XCTAssertEqual(types["y"], TensorType(.float32, [2, 4]))
         XCTAssertEqual(types["best"], TensorType(.int64, [2]))
     }
+
+    /// Bool and int64 values in the arena, and a node with two outputs:
+    /// x → Split(C) → (a, b); Greater(a, b) → Where(·, a, b) → Cast(int64) → Cast(float) → Slice → Tile → y;
+    /// Gather(a, indices) → DepthToSpace → z.
+    func testBoolIntAndMultiOutputValuesArePlannedAndRun() throws {
+        let nodes = [
+            Node(name: "split", op: .split(axis: 1, sizes: nil), inputs: ["x"], outputs: ["a", "b"]),
+            Node(name: "greater", op: .compare(.greater), inputs: ["a", "b"], outputs: ["mask"]),
+            Node(name: "where", op: .select, inputs: ["mask", "a", "b"], outputs: ["larger"]),
+            Node(name: "toInt", op: .cast(to: .int64), inputs: ["larger"], outputs: ["whole"]),
+            Node(name: "toFloat", op: .cast(to: .float32), inputs: ["whole"], outputs: ["rounded"]),
+            Node(name: "slice", op: .slice(starts: [1], ends: [3], axes: [3], steps: nil), inputs: ["rounded"], outputs: ["sliced"]),
+            Node(name: "tile", op: .tile(repeats: [1, 2, 1, 1]), inputs: ["sliced"], outputs: ["y"]),
+            Node(name: "gather", op: .gather(axis: 1), inputs: ["a", "indices"], outputs: ["picked"]),
+            Node(name: "d2s", op: .depthToSpace(blockSize: 2, columnRowDepth: false), inputs: ["picked"], outputs: ["z"]),
+        ]
+        let graph = Graph(
+            inputs: [ValueInfo(name: "x", dataType: .float32, dimensions: [.known(2), .known(4), .known(3), .known(3)])],
+            outputs: ["y", "z"].map { ValueInfo(name: $0, dataType: .float32, dimensions: nil) },
+            nodes: nodes,
+            initializers: ["indices": try Tensor(shape: [4], int64s: [1, 0, -1, 0])])
+        var generator = SeededGenerator(seed: 11)
+        let x = try Tensor(shape: [2, 4, 3, 3], floats: (0..<72).map { _ in Float.random(in: -5...5, using: &generator) })
+        let expected = try GraphInterpreter.evaluate(graph, ["x": x])
+        XCTAssertEqual(expected["y"]?.shape, [2, 4, 3, 2])
+        XCTAssertEqual(expected["z"]?.shape, [2, 1, 6, 6])
+        for backend in ["simd", "reference"] {
+            let plan = try Model(graph: graph, configuration: ModelConfiguration(backends: [backend])).plan()
+            XCTAssertNil(MemoryPlanCheck.firstConflict(plan.memory), backend)
+            let outputs = try plan.run(["x": x])
+            XCTAssertEqual(outputs["y"], expected["y"], backend)
+            XCTAssertEqual(outputs["z"], expected["z"], backend)
+        }
+    }
 }

@@ -42,6 +42,26 @@ test_batchnorm_epsilon
 - test_batchnorm_epsilon_training_mode: training_mode=1 (batch statistics, running-mean outputs): Fovea runs inference only
 test_batchnorm_example
 - test_batchnorm_example_training_mode: training_mode=1 (batch statistics, running-mean outputs): Fovea runs inference only
+- test_cast_BFLOAT16_to_FLOAT: bfloat16 tensors: Fovea reads FLOAT, DOUBLE, FLOAT16, INT64, INT32 and BOOL
+test_cast_DOUBLE_to_FLOAT
+test_cast_DOUBLE_to_FLOAT16
+test_cast_FLOAT16_to_DOUBLE
+test_cast_FLOAT16_to_FLOAT
+- test_cast_FLOAT_to_BFLOAT16: bfloat16 tensors: Fovea reads FLOAT, DOUBLE, FLOAT16, INT64, INT32 and BOOL
+test_cast_FLOAT_to_DOUBLE
+test_cast_FLOAT_to_FLOAT16
+- test_cast_FLOAT_to_STRING: string tensors: Fovea computes on numbers only
+- test_cast_STRING_to_FLOAT: string tensors: Fovea computes on numbers only
+- test_castlike_BFLOAT16_to_FLOAT_expanded: bfloat16 tensors: Fovea reads FLOAT, DOUBLE, FLOAT16, INT64, INT32 and BOOL
+test_castlike_DOUBLE_to_FLOAT16_expanded
+test_castlike_DOUBLE_to_FLOAT_expanded
+test_castlike_FLOAT16_to_DOUBLE_expanded
+test_castlike_FLOAT16_to_FLOAT_expanded
+- test_castlike_FLOAT_to_BFLOAT16_expanded: bfloat16 tensors: Fovea reads FLOAT, DOUBLE, FLOAT16, INT64, INT32 and BOOL
+test_castlike_FLOAT_to_DOUBLE_expanded
+test_castlike_FLOAT_to_FLOAT16_expanded
+- test_castlike_FLOAT_to_STRING_expanded: string tensors: Fovea computes on numbers only
+- test_castlike_STRING_to_FLOAT_expanded: string tensors: Fovea computes on numbers only
 test_ceil
 test_ceil_example
 test_celu
@@ -71,10 +91,17 @@ test_concat_3d_axis_negative_2
 test_concat_3d_axis_negative_3
 test_constant
 test_constant_pad
+test_constantofshape_float_ones
+test_constantofshape_int_shape_zero
+test_constantofshape_int_zeros
 test_conv_with_autopad_same
 test_conv_with_strides_and_asymmetric_padding
 test_conv_with_strides_no_padding
 test_conv_with_strides_padding
+test_depthtospace_crd_mode
+test_depthtospace_crd_mode_example
+test_depthtospace_dcr_mode
+test_depthtospace_example
 test_div
 test_div_bcast
 test_div_example
@@ -89,9 +116,13 @@ test_edge_pad
 - test_elu: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_elu_default: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_elu_example: the model declares opset 6; Fovea reads opsets 7 to 21
+test_equal
+test_equal_bcast
 test_erf
 test_exp
 test_exp_example
+test_expand_dim_changed
+test_expand_dim_unchanged
 test_flatten_axis0
 test_flatten_axis1
 test_flatten_axis2
@@ -103,6 +134,13 @@ test_flatten_negative_axis3
 test_flatten_negative_axis4
 test_floor
 test_floor_example
+test_gather_0
+test_gather_1
+test_gather_2d_indices
+- test_gather_elements_0: uses GatherElements, which is not a Fovea op (Gather is)
+- test_gather_elements_1: uses GatherElements, which is not a Fovea op (Gather is)
+- test_gather_elements_negative_indices: uses GatherElements, which is not a Fovea op (Gather is)
+test_gather_negative_indices
 test_gemm_all_attributes
 test_gemm_alpha
 test_gemm_beta
@@ -118,6 +156,12 @@ test_gemm_transposeB
 - test_globalaveragepool_precomputed: the model declares opset 1; Fovea reads opsets 7 to 21
 - test_globalmaxpool: the model declares opset 1; Fovea reads opsets 7 to 21
 - test_globalmaxpool_precomputed: the model declares opset 1; Fovea reads opsets 7 to 21
+test_greater
+test_greater_bcast
+test_greater_equal
+test_greater_equal_bcast
+- test_greater_equal_bcast_expanded: function-expanded form uses Or, which is not a Fovea op (the LessOrEqual/GreaterOrEqual node tests cover the op)
+- test_greater_equal_expanded: function-expanded form uses Or, which is not a Fovea op (the LessOrEqual/GreaterOrEqual node tests cover the op)
 - test_hardsigmoid: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_hardsigmoid_default: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_hardsigmoid_example: the model declares opset 6; Fovea reads opsets 7 to 21
@@ -169,6 +213,12 @@ test_layer_normalization_default_axis
 test_leakyrelu
 test_leakyrelu_default
 test_leakyrelu_example
+test_less
+test_less_bcast
+test_less_equal
+test_less_equal_bcast
+- test_less_equal_bcast_expanded: function-expanded form uses Or, which is not a Fovea op (the LessOrEqual/GreaterOrEqual node tests cover the op)
+- test_less_equal_expanded: function-expanded form uses Or, which is not a Fovea op (the LessOrEqual/GreaterOrEqual node tests cover the op)
 test_log
 test_log_example
 test_logsoftmax_axis_0
@@ -240,6 +290,9 @@ test_mul_example
 test_mvn_expanded
 test_neg
 test_neg_example
+- test_not_2d: the model declares opset 1; Fovea reads opsets 7 to 21
+- test_not_3d: the model declares opset 1; Fovea reads opsets 7 to 21
+- test_not_4d: the model declares opset 1; Fovea reads opsets 7 to 21
 test_pow
 test_pow_bcast_array
 test_pow_bcast_scalar
@@ -256,6 +309,10 @@ test_pow_example
 - test_pow_types_int64_int64: int64 operand: Fovea computes Pow on float32 tensors only
 test_prelu_broadcast
 test_prelu_example
+test_range_float_type_positive_delta
+- test_range_float_type_positive_delta_expanded: function-expanded form uses Loop, which is not a Fovea op (the Range node tests cover the op)
+test_range_int32_type_negative_delta
+- test_range_int32_type_negative_delta_expanded: function-expanded form uses Loop, which is not a Fovea op (the Range node tests cover the op)
 test_reciprocal
 test_reciprocal_example
 test_reduce_l2_default_axes_keepdims_example
@@ -335,6 +392,14 @@ test_shape_start_1_end_negative_1
 test_shape_start_negative_1
 test_sigmoid
 test_sigmoid_example
+test_slice
+test_slice_default_axes
+test_slice_default_steps
+test_slice_end_out_of_bounds
+test_slice_neg
+test_slice_neg_steps
+test_slice_negative_axes
+test_slice_start_out_of_bounds
 test_softmax_axis_0
 test_softmax_axis_0_expanded
 test_softmax_axis_1
@@ -353,6 +418,15 @@ test_softmax_negative_axis_expanded
 - test_softplus_example: the model declares opset 1; Fovea reads opsets 7 to 21
 - test_softsign: the model declares opset 1; Fovea reads opsets 7 to 21
 - test_softsign_example: the model declares opset 1; Fovea reads opsets 7 to 21
+test_spacetodepth
+test_spacetodepth_example
+test_split_equal_parts_1d
+test_split_equal_parts_2d
+test_split_equal_parts_default_axis
+test_split_variable_parts_1d
+test_split_variable_parts_2d
+test_split_variable_parts_default_axis
+test_split_zero_size_splits
 test_sqrt
 test_sqrt_example
 test_squeeze
@@ -366,6 +440,8 @@ test_sum_one_input
 test_sum_two_inputs
 test_tanh
 test_tanh_example
+test_tile
+test_tile_precomputed
 - test_training_dropout: training_mode=true (random dropout): Fovea runs inference only
 - test_training_dropout_default: training_mode=true (random dropout): Fovea runs inference only
 - test_training_dropout_default_mask: training_mode=true (random dropout): Fovea runs inference only
@@ -387,4 +463,6 @@ test_unsqueeze_negative_axes
 test_unsqueeze_three_axes
 test_unsqueeze_two_axes
 test_unsqueeze_unsorted_axes
+test_where_example
+test_where_long_example
 """

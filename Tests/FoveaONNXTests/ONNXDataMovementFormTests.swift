@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+import FoveaCore
+@testable import FoveaONNX
+
+/// How Slice, Split, Gather, Expand, Tile, Cast, DepthToSpace, ConstantOfShape
+/// and Range are read at each opset, and their errors.
+final class ONNXDataMovementFormTests: XCTestCase {
+    typealias B = ONNXModelBuilder
+
+    private func load(_ type: String, _ inputs: [String] = ["x"], _ attributes: [Onnx_AttributeProto] = [], outputs: [String] = ["y"],
+                      opset: Int64 = 13, initializers: [Onnx_TensorProto] = []) throws -> Graph {
+        let node = B.node(type, inputs, outputs, name: "n", attributes: attributes)
+        return try B.load(B.singleNode(node, opset: opset, initializers: initializers, outputs: outputs))
+    }
+
+    private func ints(_ name: String, _ values: [Int64]) -> Onnx_TensorProto { B.int64Tensor(name, dims: [Int64(values.count)], values) }
+
+    func testSliceAsAttributesAndAsConstantInputs() throws {
+        XCTAssertEqual(try load("Slice", ["x"], [B.attribute("starts", ints: [1]), B.attribute("ends", ints: [3]), B.attribute("axes", ints: [2])], opset: 9).nodes[0].op,
+                       .slice(starts: [1], ends: [3], axes: [2], steps: nil))
+        let graph = try load("Slice", ["x", "s", "e", "a", "st"], initializers: [ints("s", [0]), ints("e", [-1]), ints("a", [3]), ints("st", [2])])
+        XCTAssertEqual(graph.nodes[0].op, .slice(starts: [0], ends: [-1], axes: [3], steps: [2]))
+        XCTAssertEqual(graph.nodes[0].inputs, ["x"])
+        assertFoveaError(.invalidAttribute, containing: "required attribute 'ends' is missing") {
+            try self.load("Slice", ["x"], [B.attribute("starts", ints: [1])], opset: 9)
+        }
+        assertFoveaError(.unsupported, containing: "input 'starts' of Slice must be a constant") {
+            try self.load("Slice", ["x", "x", "e"], initializers: [self.ints("e", [1])])
+        }
+    }
+
+    func testSplitSizesAndNumOutputs() throws {
+        XCTAssertEqual(try load("Split", ["x"], [B.attribute("split", ints: [1, 1]), B.attribute("axis", int: 1)], outputs: ["a", "b"], opset: 11).nodes[0].op,
+                       .split(axis: 1, sizes: [1, 1]))
+        XCTAssertEqual(try load("Split", ["x", "s"], outputs: ["a", "b"], initializers: [ints("s", [3, 1])]).nodes[0].op, .split(axis: 0, sizes: [3, 1]))
+        XCTAssertEqual(try load("Split", ["x"], [B.attribute("num_outputs", int: 2)], outputs: ["a", "b"], opset: 18).nodes[0].op, .split(axis: 0, sizes: nil))
+        assertFoveaError(.invalidAttribute, containing: "attribute 'num_outputs' is 3 but the node has 2 outputs") {
+            try self.load("Split", ["x"], [B.attribute("num_outputs", int: 3)], outputs: ["a", "b"], opset: 18)
+        }
+        assertFoveaError(.invalidModel, containing: "needs the input 'split' or the attribute 'num_outputs'") {
+            try self.load("Split", ["x"], outputs: ["a", "b"], opset: 18)
+        }
+    }
+
+    func testCastTargetsAndRefusals() throws {
+        XCTAssertEqual(try load("Cast", ["x"], [B.attribute("to", int: 7)]).nodes[0].op, .cast(to: .int64))
+        // DOUBLE and FLOAT16 tensors load as float32, so casting to them is a float32 cast.
+        XCTAssertEqual(try load("Cast", ["x"], [B.attribute("to", int: 11)]).nodes[0].op, .cast(to: .float32))
+        XCTAssertEqual(try load("Cast", ["x"], [B.attribute("to", int: 9), B.attribute("saturate", int: 1)], opset: 19).nodes[0].op, .cast(to: .bool))
+        assertFoveaError(.unsupported, containing: "attribute 'to' is STRING; Fovea casts to FLOAT, DOUBLE, FLOAT16, INT64, INT32 or BOOL") {
+            try self.load("Cast", ["x"], [B.attribute("to", int: 8)])
+        }
+        assertFoveaError(.invalidAttribute, containing: "required attribute 'to' is missing") { try self.load("Cast") }
+    }
+
+    func testDepthToSpaceModesAndBlockSize() throws {
+        XCTAssertEqual(try load("DepthToSpace", ["x"], [B.attribute("blocksize", int: 2)]).nodes[0].op, .depthToSpace(blockSize: 2, columnRowDepth: false))
+        XCTAssertEqual(try load("DepthToSpace", ["x"], [B.attribute("blocksize", int: 2), B.attribute("mode", string: "CRD")]).nodes[0].op,
+                       .depthToSpace(blockSize: 2, columnRowDepth: true))
+        assertFoveaError(.invalidAttribute, containing: "attribute 'mode' is 'XYZ'; expected DCR or CRD") {
+            try self.load("DepthToSpace", ["x"], [B.attribute("blocksize", int: 2), B.attribute("mode", string: "XYZ")])
+        }
+        assertFoveaError(.invalidAttribute, containing: "unexpected attribute 'mode'; DepthToSpace in opset 10") {
+            try self.load("DepthToSpace", ["x"], [B.attribute("blocksize", int: 2), B.attribute("mode", string: "CRD")], opset: 10)
+        }
+        assertFoveaError(.invalidAttribute, containing: "attribute 'blocksize' is 0; expected >= 1") {
+            try self.load("SpaceToDepth", ["x"], [B.attribute("blocksize", int: 0)])
+        }
+    }
+
+    func testConstantOfShapeAndRangeBecomeConstantsThatLaterNodesRead() throws {
+        // ConstantOfShape([4]) of int64 1 → Expand's shape... here as the Tile repeats.
+        let value = B.attribute("value", tensor: B.int64Tensor("v", dims: [1], [1]))
+        let model = B.model(
+            nodes: [
+                B.node("ConstantOfShape", ["dims"], ["ones"], attributes: [value]),
+                B.node("Tile", ["x", "ones"], ["tiled"]),
+                B.node("Range", ["start", "limit", "delta"], ["r"]),
+                B.node("Add", ["tiled", "r"], ["y"]),
+            ],
+            inputs: [B.valueInfo("x", dims: [1, 2, 4, 4])], outputs: [B.valueInfo("y", dims: nil)],
+            initializers: [ints("dims", [4]), B.floatTensor("start", dims: [], [0]), B.floatTensor("limit", dims: [], [2]), B.floatTensor("delta", dims: [], [0.5])])
+        let graph = try B.load(model)
+        XCTAssertEqual(graph.nodes.map(\.op.typeName), ["Tile", "Add"])
+        XCTAssertEqual(graph.nodes[0].op, .tile(repeats: [1, 1, 1, 1]))
+        XCTAssertEqual(graph.initializers["r"], try Tensor(shape: [4], floats: [0, 0.5, 1, 1.5]))
+        XCTAssertNil(graph.initializers["ones"], "read only as a parameter, so dropped")
+
+        let intRange = try load("Range", ["a", "b", "c"], opset: 11,
+                                initializers: [B.int64Tensor("a", dims: [], [10]), B.int64Tensor("b", dims: [], [4]), B.int64Tensor("c", dims: [], [-3])])
+        XCTAssertEqual(intRange.initializers["y"], try Tensor(shape: [2], int64s: [10, 7]))
+        assertFoveaError(.invalidModel, containing: "input 'delta' is 0") {
+            try self.load("Range", ["a", "b", "c"], opset: 11,
+                          initializers: [B.int64Tensor("a", dims: [], [0]), B.int64Tensor("b", dims: [], [4]), B.int64Tensor("c", dims: [], [0])])
+        }
+        assertFoveaError(.invalidModel, containing: "expected non-negative dimensions with at most 67108864 elements") {
+            try self.load("ConstantOfShape", ["d"], initializers: [self.ints("d", [1 << 20, 1 << 20])])
+        }
+        assertFoveaError(.invalidAttribute, containing: "attribute 'value' has 2 elements; expected 1") {
+            try self.load("ConstantOfShape", ["d"], [B.attribute("value", tensor: B.floatTensor("v", dims: [2], [1, 2]))], initializers: [self.ints("d", [2])])
+        }
+    }
+}
