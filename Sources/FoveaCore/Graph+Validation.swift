@@ -67,7 +67,7 @@ extension Op {
     public var inputArity: ClosedRange<Int> {
         switch self {
         case .conv, .gemm, .layerNormalization: return 2...3
-        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare: return 2...2
+        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare, .computedReshape: return 2...2
         case .select: return 3...3
         case .batchNormalization: return 5...5
         case .instanceNormalization, .groupNormalization: return 3...3

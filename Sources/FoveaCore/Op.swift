@@ -34,6 +34,11 @@ public enum Op: Sendable, Equatable {
     case flatten(axis: Int)
     /// `shape` may hold one `-1` (inferred) and `0`s (copy the input's dim unless `allowZero`).
     case reshape(shape: [Int], allowZero: Bool)
+    /// Inputs: data, shape (int64, computed by the graph from input shapes,
+    /// as exporters write for a dynamic batch). Planning folds the shape
+    /// computation once the input shapes are known and turns the node into
+    /// ``reshape(shape:allowZero:)``; see ``Graph/foldingShapeComputations(inputShapes:)``.
+    case computedReshape(allowZero: Bool)
     /// `nil` axes squeeze every dimension of size 1.
     case squeeze(axes: [Int]?)
     case unsqueeze(axes: [Int])
@@ -140,7 +145,7 @@ public enum Op: Sendable, Equatable {
         case .softmax: return "Softmax"
         case .logSoftmax: return "LogSoftmax"
         case .flatten: return "Flatten"
-        case .reshape: return "Reshape"
+        case .reshape, .computedReshape: return "Reshape"
         case .squeeze: return "Squeeze"
         case .unsqueeze: return "Unsqueeze"
         case .transpose: return "Transpose"

@@ -96,4 +96,31 @@ final class NewOperatorPlanningTests: XCTestCase {
             XCTAssertEqual(outputs["z"], expected["z"], backend)
         }
     }
+
+    /// A model whose Reshape target is computed from the batch (as PyTorch
+    /// exports `x.view(x.size(0), -1)`) predicts at any batch size.
+    func testModelWithComputedReshapeRunsAtEveryBatch() throws {
+        let graph = Graph(
+            inputs: [ValueInfo(name: "x", dataType: .float32, dimensions: [.symbolic("N"), .known(2), .known(3)])],
+            outputs: [ValueInfo(name: "y", dataType: .float32, dimensions: [.symbolic("N"), .known(6)])],
+            nodes: [
+                Node(name: "shape", op: .shape(start: 0, end: nil), inputs: ["x"], outputs: ["s"]),
+                Node(name: "gather", op: .gather(axis: 0), inputs: ["s", "zero"], outputs: ["n"]),
+                Node(name: "unsqueeze", op: .unsqueeze(axes: [0]), inputs: ["n"], outputs: ["n1"]),
+                Node(name: "concat", op: .concat(axis: 0), inputs: ["n1", "minus1"], outputs: ["target"]),
+                Node(name: "reshape", op: .computedReshape(allowZero: false), inputs: ["x", "target"], outputs: ["flat"]),
+                Node(name: "softmax", op: .softmax(SoftmaxAttributes(axis: 1, coercedTo2D: false)), inputs: ["flat"], outputs: ["y"]),
+            ],
+            initializers: ["zero": try Tensor(shape: [], int64s: [0]), "minus1": try Tensor(shape: [1], int64s: [-1])])
+        let model = try Model(graph: graph)
+        for batch in [2, 5] {
+            let x = try Tensor(shape: [batch, 2, 3], floats: (0..<(batch * 6)).map { Float($0 % 7) })
+            let y = try XCTUnwrap(try model.predict(["x": x])["y"])
+            XCTAssertEqual(y.shape, [batch, 6])
+            // The default backends run the Softmax: equal to the reference within float rounding.
+            let expected = try XCTUnwrap(try GraphInterpreter.evaluate(graph.foldingShapeComputations(inputShapes: ["x": x.shape]).graph, ["x": x])["y"]?.floats)
+            XCTAssertLessThan(zip(y.floats ?? [], expected).map { abs($0 - $1) }.max() ?? 1, 1e-6)
+            XCTAssertEqual((y.floats ?? []).reduce(0, +), Float(batch), accuracy: 1e-4)
+        }
+    }
 }
