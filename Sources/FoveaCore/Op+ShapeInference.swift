@@ -161,6 +161,9 @@ extension Op {
             return [x]
         case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth:
             return try dataMovementTypes(args, outputCount: outputCount)
+        case .resize(let attributes):
+            let x = try args.float(0, "X")
+            return [TensorType(.float32, try attributes.geometry(inputShape: x.shape).outputShape)]
         }
     }
 

@@ -125,6 +125,8 @@ public enum Op: Sendable, Equatable {
     case depthToSpace(blockSize: Int, columnRowDepth: Bool)
     /// Inputs: input (N×C×H×W). Moves each `blockSize`×`blockSize` block of pixels into channels.
     case spaceToDepth(blockSize: Int)
+    /// Inputs: X (float). Nearest or linear resampling to new extents; see ``ResizeAttributes``.
+    case resize(ResizeAttributes)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -183,6 +185,7 @@ public enum Op: Sendable, Equatable {
         case .cast: return "Cast"
         case .depthToSpace: return "DepthToSpace"
         case .spaceToDepth: return "SpaceToDepth"
+        case .resize: return "Resize"
         }
     }
 }

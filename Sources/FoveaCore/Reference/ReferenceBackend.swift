@@ -180,6 +180,8 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceLogical.not(args)]
         case .cast(let target):
             return [try ReferenceLogical.cast(args, to: target)]
+        case .resize(let attributes):
+            return [try ReferenceResize.run(args, attributes)]
         }
     }
 }
