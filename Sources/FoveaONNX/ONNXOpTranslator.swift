@@ -78,6 +78,7 @@ enum ONNXOpTranslator {
         case "SpaceToDepth": return try spaceToDepth(ctx)
         case "ConstantOfShape": return try constantOfShape(ctx)
         case "Range": return try range(ctx)
+        case "Resize": return try resize(ctx)
         default:
             if let reduction = reductions[ctx.opType] { return try reduce(ctx, reduction) }
             return try elementwise(ctx).map { same(ctx, $0) }

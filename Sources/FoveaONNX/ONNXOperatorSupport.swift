@@ -31,6 +31,7 @@ public enum ONNXOperatorSupport {
         table["Where"] = 9...all.upperBound
         table["ConstantOfShape"] = 9...all.upperBound
         table["Range"] = 11...all.upperBound
+        table["Resize"] = 11...all.upperBound
         table["Celu"] = 12...all.upperBound
         table["LessOrEqual"] = 12...all.upperBound
         table["GreaterOrEqual"] = 12...all.upperBound

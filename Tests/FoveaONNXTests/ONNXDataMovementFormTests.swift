@@ -102,3 +102,42 @@ final class ONNXDataMovementFormTests: XCTestCase {
         }
     }
 }
+
+/// How Resize is read: scales or sizes as constant inputs, and the modes Fovea refuses.
+final class ONNXResizeFormTests: XCTestCase {
+    typealias B = ONNXModelBuilder
+
+    private func resize(_ attributes: [Onnx_AttributeProto], inputs: [String] = ["x", "", "scales"], opset: Int64 = 13) throws -> Op {
+        let node = B.node("Resize", inputs, ["y"], name: "n", attributes: attributes)
+        let initializers = [B.floatTensor("scales", dims: [4], [1, 1, 2, 2]), B.int64Tensor("sizes", dims: [4], [1, 2, 3, 3]),
+                            B.floatTensor("roi", dims: [0], []), B.floatTensor("empty", dims: [0], [])]
+        return try B.load(B.singleNode(node, opset: opset, initializers: initializers)).nodes[0].op
+    }
+
+    func testDefaultsScalesAndSizes() throws {
+        XCTAssertEqual(try resize([]), .resize(ResizeAttributes(mode: .nearest, scales: [1, 1, 2, 2])))
+        XCTAssertEqual(try resize([B.attribute("mode", string: "linear"), B.attribute("coordinate_transformation_mode", string: "align_corners")],
+                                  inputs: ["x", "roi", "empty", "sizes"], opset: 11),
+                       .resize(ResizeAttributes(mode: .linear, coordinates: .alignCorners, sizes: [1, 2, 3, 3])))
+        XCTAssertEqual(try resize([B.attribute("nearest_mode", string: "floor"), B.attribute("coordinate_transformation_mode", string: "asymmetric")]),
+                       .resize(ResizeAttributes(mode: .nearest, coordinates: .asymmetric, nearestRounding: .floor, scales: [1, 1, 2, 2])))
+    }
+
+    func testRefusedModesAreTypedErrors() {
+        assertFoveaError(.unsupported, containing: "node 'n' (Resize, opset 13): attribute 'mode' is 'cubic'; Fovea resizes in nearest and linear modes only") {
+            try self.resize([B.attribute("mode", string: "cubic")])
+        }
+        assertFoveaError(.unsupported, containing: "'coordinate_transformation_mode' is 'tf_crop_and_resize'") {
+            try self.resize([B.attribute("coordinate_transformation_mode", string: "tf_crop_and_resize")])
+        }
+        assertFoveaError(.invalidAttribute, containing: "attribute 'nearest_mode' is 'nearest'") { try self.resize([B.attribute("nearest_mode", string: "nearest")]) }
+        assertFoveaError(.unsupported, containing: "attribute 'antialias' is 1") { try self.resize([B.attribute("antialias", int: 1)], opset: 18) }
+        assertFoveaError(.unsupported, containing: "attribute 'keep_aspect_ratio_policy' is 'not_larger'") {
+            try self.resize([B.attribute("keep_aspect_ratio_policy", string: "not_larger")], opset: 18)
+        }
+        assertFoveaError(.invalidModel, containing: "needs exactly one of the inputs 'scales' and 'sizes'; found both") {
+            try self.resize([], inputs: ["x", "", "scales", "sizes"])
+        }
+        assertFoveaError(.unsupported, containing: "unsupported op 'Resize' (opset 10)") { try self.resize([], inputs: ["x", "scales"], opset: 10) }
+    }
+}

@@ -377,6 +377,29 @@ test_reshape_reordered_all_dims
 test_reshape_reordered_last_dims
 test_reshape_zero_and_negative_dim
 test_reshape_zero_dim
+- test_resize_downsample_scales_cubic: cubic mode is not supported: Fovea resizes in nearest and linear modes
+- test_resize_downsample_scales_cubic_A_n0p5_exclude_outside: cubic mode is not supported: Fovea resizes in nearest and linear modes
+- test_resize_downsample_scales_cubic_align_corners: cubic mode is not supported: Fovea resizes in nearest and linear modes
+test_resize_downsample_scales_linear
+test_resize_downsample_scales_linear_align_corners
+test_resize_downsample_scales_nearest
+- test_resize_downsample_sizes_cubic: cubic mode is not supported: Fovea resizes in nearest and linear modes
+test_resize_downsample_sizes_linear_pytorch_half_pixel
+test_resize_downsample_sizes_nearest
+test_resize_downsample_sizes_nearest_tf_half_pixel_for_nn
+- test_resize_tf_crop_and_resize: coordinate_transformation_mode tf_crop_and_resize (roi crop with extrapolation) is not supported: Fovea resizes whole tensors
+- test_resize_upsample_scales_cubic: cubic mode is not supported: Fovea resizes in nearest and linear modes
+- test_resize_upsample_scales_cubic_A_n0p5_exclude_outside: cubic mode is not supported: Fovea resizes in nearest and linear modes
+- test_resize_upsample_scales_cubic_align_corners: cubic mode is not supported: Fovea resizes in nearest and linear modes
+- test_resize_upsample_scales_cubic_asymmetric: cubic mode is not supported: Fovea resizes in nearest and linear modes
+test_resize_upsample_scales_linear
+test_resize_upsample_scales_linear_align_corners
+test_resize_upsample_scales_nearest
+- test_resize_upsample_sizes_cubic: cubic mode is not supported: Fovea resizes in nearest and linear modes
+test_resize_upsample_sizes_nearest
+test_resize_upsample_sizes_nearest_ceil_half_pixel
+test_resize_upsample_sizes_nearest_floor_align_corners
+test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric
 - test_selu: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_selu_default: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_selu_example: the model declares opset 6; Fovea reads opsets 7 to 21

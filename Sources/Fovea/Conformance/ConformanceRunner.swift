@@ -141,7 +141,7 @@ extension ConformanceRunner {
         // Test names that do not follow the operator's name (test_batchnorm_*, test_reduce_mean_*, ...).
         let otherNames = ["test_batchnorm", "test_basic_conv", "test_training_dropout", "test_reduce_mean", "test_reduce_sum",
                           "test_reduce_max", "test_reduce_min", "test_reduce_l2", "test_reduce_sum_square",
-                          "test_layer_normalization", "test_instancenorm", "test_group_normalization"]
+                          "test_layer_normalization", "test_instancenorm", "test_group_normalization", "test_resize"]
         let prefixes = Self.supportedOperators.map { "test_" + $0.lowercased() } + otherNames
         return try availableTests().filter { name in
             if prefixes.contains(where: { name == $0 || name.hasPrefix($0 + "_") }) { return true }
