@@ -67,7 +67,8 @@ extension Op {
     public var inputArity: ClosedRange<Int> {
         switch self {
         case .conv, .gemm, .layerNormalization: return 2...3
-        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare, .computedReshape: return 2...2
+        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare: return 2...2
+        case .withComputedParameters(let computed): return computed.inputArity
         case .select: return 3...3
         case .batchNormalization: return 5...5
         case .instanceNormalization, .groupNormalization: return 3...3
@@ -91,6 +92,7 @@ extension Op {
     public var requiredInputCount: Int {
         switch self {
         case .conv, .gemm, .layerNormalization: return 2
+        case .withComputedParameters(let computed): return computed.firstParameter + (computed == .slice ? 2 : 1)
         case .concat, .sum, .maximum, .minimum: return 1
         default: return inputArity.lowerBound
         }

@@ -56,9 +56,9 @@ extension Op {
         case .reshape(let shape, let allowZero):
             let x = try args.required(0, "data")
             return [TensorType(x.dataType, try Self.reshapedShape(x.shape, to: shape, allowZero: allowZero))]
-        case .computedReshape:
-            // Reached only when folding could not compute the shape (see Graph.foldingShapeComputations).
-            throw FoveaError(.unsupported, "the target shape is computed from values known only at run time; Fovea folds it when it depends only on input shapes and constants")
+        case .withComputedParameters(let computed):
+            // Reached only when folding could not compute the parameters (see Graph.foldingShapeComputations).
+            throw FoveaError(.unsupported, "the \(computed.firstParameter == 0 ? "shape" : "parameters") of \(computed.typeName) are computed from values known only at run time; Fovea folds them when they depend only on input shapes and constants")
         case .squeeze(let axes):
             let x = try args.required(0, "data")
             return [TensorType(x.dataType, try Self.squeezedShape(x.shape, axes: axes))]

@@ -34,11 +34,10 @@ public enum Op: Sendable, Equatable {
     case flatten(axis: Int)
     /// `shape` may hold one `-1` (inferred) and `0`s (copy the input's dim unless `allowZero`).
     case reshape(shape: [Int], allowZero: Bool)
-    /// Inputs: data, shape (int64, computed by the graph from input shapes,
-    /// as exporters write for a dynamic batch). Planning folds the shape
-    /// computation once the input shapes are known and turns the node into
-    /// ``reshape(shape:allowZero:)``; see ``Graph/foldingShapeComputations(inputShapes:)``.
-    case computedReshape(allowZero: Bool)
+    /// Reshape, Expand, Slice or ConstantOfShape with parameters the graph
+    /// computes from input shapes (a dynamic batch). Planning folds them once
+    /// the input shapes are known; see ``ComputedParameters``.
+    case withComputedParameters(ComputedParameters)
     /// `nil` axes squeeze every dimension of size 1.
     case squeeze(axes: [Int]?)
     case unsqueeze(axes: [Int])
@@ -147,7 +146,8 @@ public enum Op: Sendable, Equatable {
         case .softmax: return "Softmax"
         case .logSoftmax: return "LogSoftmax"
         case .flatten: return "Flatten"
-        case .reshape, .computedReshape: return "Reshape"
+        case .reshape: return "Reshape"
+        case .withComputedParameters(let computed): return computed.typeName
         case .squeeze: return "Squeeze"
         case .unsqueeze: return "Unsqueeze"
         case .transpose: return "Transpose"

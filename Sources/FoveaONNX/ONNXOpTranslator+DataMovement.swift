@@ -16,6 +16,9 @@ extension ONNXOpTranslator {
         try ctx.expectInputCount(3...5)
         _ = try ctx.requiredInput(1, "starts")
         _ = try ctx.requiredInput(2, "ends")
+        if !ctx.parametersAreConstant(1..<ctx.inputs.count) {
+            return TranslatedNode(op: .withComputedParameters(.slice), inputs: ctx.inputs)
+        }
         let op = Op.slice(starts: try ctx.constantIntegers(1, "starts") ?? [], ends: try ctx.constantIntegers(2, "ends") ?? [],
                           axes: try ctx.constantIntegers(3, "axes"), steps: try ctx.constantIntegers(4, "steps"))
         return TranslatedNode(op: op, inputs: [data])
@@ -53,7 +56,10 @@ extension ONNXOpTranslator {
     static func expand(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
         try ctx.expectInputCount(2...2)
         let input = try ctx.requiredInput(0, "input")
-        _ = try ctx.requiredInput(1, "shape")
+        let shape = try ctx.requiredInput(1, "shape")
+        guard ctx.parametersAreConstant(1..<2) else {
+            return TranslatedNode(op: .withComputedParameters(.expand), inputs: [input, shape])
+        }
         return TranslatedNode(op: .expand(shape: try ctx.constantIntegers(1, "shape") ?? []), inputs: [input])
     }
 
@@ -98,17 +104,14 @@ extension ONNXOpTranslator {
     /// one-element `value` attribute (float 0 by default), of `value`'s type.
     static func constantOfShape(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
         try ctx.expectInputCount(1...1)
-        _ = try ctx.requiredInput(0, "input")
+        let shapeInput = try ctx.requiredInput(0, "input")
+        let fill = try constantOfShapeValue(ctx)
+        guard ctx.parametersAreConstant(0..<1) else {
+            return TranslatedNode(op: .withComputedParameters(.constantOfShape(value: fill)), inputs: [shapeInput])
+        }
         let shape = try ctx.constantIntegers(0, "input") ?? []
         guard shape.allSatisfy({ $0 >= 0 }), let count = checkedElementCount(shape), count <= maximumFoldedElements else {
             throw FoveaError(.invalidModel, "input 'input' is \(shape); expected non-negative dimensions with at most \(maximumFoldedElements) elements")
-        }
-        var fill = Tensor(shape: [1], repeating: 0)
-        if let proto = try ctx.attributes.tensor("value") {
-            fill = try ONNXTensorDecoder.decode(proto)
-            guard fill.count == 1 else {
-                throw FoveaError(.invalidAttribute, "attribute 'value' has \(fill.count) elements; expected 1")
-            }
         }
         let storage: Tensor.Storage
         switch fill.storage {
@@ -117,6 +120,16 @@ extension ONNXOpTranslator {
         case .bool(let v): storage = .bool([Bool](repeating: v[0], count: count))
         }
         return TranslatedNode(op: .identity, inputs: [], constant: try Tensor(shape: shape, storage: storage))
+    }
+
+    /// ConstantOfShape's one-element `value` attribute (float 0 by default).
+    private static func constantOfShapeValue(_ ctx: ONNXNodeContext) throws -> Tensor {
+        guard let proto = try ctx.attributes.tensor("value") else { return Tensor(shape: [1], repeating: 0) }
+        let fill = try ONNXTensorDecoder.decode(proto)
+        guard fill.count == 1 else {
+            throw FoveaError(.invalidAttribute, "attribute 'value' has \(fill.count) elements; expected 1")
+        }
+        return fill
     }
 
     /// `start, start + delta, ...` below `limit` (above it for a negative delta), of the inputs' type.

@@ -24,7 +24,7 @@ extension ONNXOpTranslator {
         // A shape computed by the graph (Shape → Gather → Concat, for a dynamic
         // batch) stays an input; planning folds it once the input shapes are known.
         guard ctx.constants[shapeInput] != nil else {
-            return TranslatedNode(op: .computedReshape(allowZero: allowZero), inputs: [data, shapeInput])
+            return TranslatedNode(op: .withComputedParameters(.reshape(allowZero: allowZero)), inputs: [data, shapeInput])
         }
         let shape = try ctx.constantIntegers(1, "shape") ?? []
         guard shape.allSatisfy({ $0 >= -1 }), shape.filter({ $0 == -1 }).count <= 1 else {

@@ -55,12 +55,12 @@ final class ONNXGraphTests: XCTestCase {
                             inputs: [B.valueInfo("x", dims: [2, 3]), B.valueInfo("data", dims: [3, 2])],
                             outputs: [B.valueInfo("y", dims: nil)])
         let graph = try B.load(model)
-        XCTAssertEqual(graph.nodes[1].op, .computedReshape(allowZero: false))
+        XCTAssertEqual(graph.nodes[1].op, .withComputedParameters(.reshape(allowZero: false)))
         XCTAssertEqual(try graph.inferTypes()["y"], TensorType(.float32, [2, 3]))
         // A shape fed at run time cannot be folded: a typed error when planning.
         let fed = B.model(nodes: [node], inputs: [B.valueInfo("data", dims: [3, 2]), B.valueInfo("shape", type: .int64, dims: [2])],
                           outputs: [B.valueInfo("y", dims: nil)])
-        assertFoveaError(.unsupported, containing: "node 'r' (Reshape, opset 13): the target shape is computed from values known only at run time") {
+        assertFoveaError(.unsupported, containing: "node 'r' (Reshape, opset 13): the parameters of Reshape are computed from values known only at run time") {
             try B.load(fed).inferTypes()
         }
     }

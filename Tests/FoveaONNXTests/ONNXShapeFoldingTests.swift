@@ -62,8 +62,50 @@ final class ONNXShapeFoldingTests: XCTestCase {
             ],
             inputs: [B.valueInfo("x", dims: [2, 2])], outputs: [B.valueInfo("y", dims: nil)])
         let graph = try B.load(model)
-        assertFoveaError(.unsupported, containing: "node 'reshape' (Reshape, opset 13): the target shape is computed from values known only at run time") {
+        assertFoveaError(.unsupported, containing: "node 'reshape' (Reshape, opset 13): the parameters of Reshape are computed from values known only at run time") {
             try ExecutionPlan(graph: graph)
         }
+    }
+
+    /// ViT's class token, `cls.expand(x.size(0), -1, -1)` (exported with 1s,
+    /// as ONNX Expand has no -1), a constant from
+    /// `x.new_zeros(x.shape[:1])`-style ConstantOfShape, and `x[:, :x.size(1) - 1]`:
+    /// Expand, ConstantOfShape and Slice parameters computed from the batch.
+    func testComputedExpandConstantOfShapeAndSliceAreFolded() throws {
+        let model = B.model(
+            nodes: [
+                B.node("Shape", ["x"], ["s"]),
+                B.node("Gather", ["s", "zero"], ["n"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Unsqueeze", ["n", "axes"], ["n1"]),
+                B.node("Concat", ["n1", "one1", "one1"], ["target"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Expand", ["cls", "target"], ["tokens"], name: "expand"),
+                B.node("Concat", ["tokens", "x"], ["joined"], attributes: [B.attribute("axis", int: 1)]),
+                B.node("ConstantOfShape", ["n1"], ["zeros"], name: "zeros",
+                       attributes: [B.attribute("value", tensor: B.floatTensor("v", dims: [1], [0.5]))]),
+                B.node("Gather", ["s", "one"], ["c"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Unsqueeze", ["c", "axes"], ["c1"]),
+                B.node("Slice", ["joined", "zero1", "c1", "one1"], ["head"], name: "slice"),
+                B.node("Unsqueeze", ["zeros", "tail"], ["z"], name: "unsqueeze"),
+                B.node("Add", ["head", "z"], ["y"]),
+            ],
+            inputs: [B.valueInfo("x", dims: ["N", 3, 2])],
+            outputs: [B.valueInfo("y", dims: nil)],
+            initializers: [
+                B.int64Tensor("zero", dims: [], [0]), B.int64Tensor("one", dims: [], [1]), B.int64Tensor("axes", dims: [1], [0]),
+                B.int64Tensor("zero1", dims: [1], [0]), B.int64Tensor("one1", dims: [1], [1]),
+                B.int64Tensor("tail", dims: [2], [1, 2]), B.floatTensor("cls", dims: [1, 1, 2], [7, 8]),
+            ])
+        let graph = try B.load(model)
+        XCTAssertEqual(graph.nodes.first { $0.name == "expand" }?.op, .withComputedParameters(.expand))
+        let plan = try ExecutionPlan(graph: graph, inputShapes: ["x": [2, 3, 2]])
+        XCTAssertEqual(plan.graph.nodes.first { $0.name == "expand" }?.op, .expand(shape: [2, 1, 1]))
+        XCTAssertEqual(plan.graph.nodes.first { $0.name == "slice" }?.op, .slice(starts: [0], ends: [3], axes: [1], steps: nil))
+        XCTAssertNil(plan.graph.nodes.first { $0.name == "zeros" }, "ConstantOfShape became a constant")
+        XCTAssertEqual(plan.graph.initializers["zeros"], try Tensor(shape: [2], floats: [0.5, 0.5]))
+        let x = try Tensor(shape: [2, 3, 2], floats: (0..<12).map(Float.init))
+        let y = try XCTUnwrap(try plan.run(["x": x])["y"])
+        // Per image: the class token, then the first two rows of x; all + 0.5.
+        XCTAssertEqual(y.shape, [2, 3, 2])
+        XCTAssertEqual(y.floats, [7, 8, 0, 1, 2, 3, 7, 8, 6, 7, 8, 9].map { $0 + 0.5 })
     }
 }

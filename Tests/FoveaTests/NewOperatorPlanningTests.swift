@@ -108,7 +108,7 @@ final class NewOperatorPlanningTests: XCTestCase {
                 Node(name: "gather", op: .gather(axis: 0), inputs: ["s", "zero"], outputs: ["n"]),
                 Node(name: "unsqueeze", op: .unsqueeze(axes: [0]), inputs: ["n"], outputs: ["n1"]),
                 Node(name: "concat", op: .concat(axis: 0), inputs: ["n1", "minus1"], outputs: ["target"]),
-                Node(name: "reshape", op: .computedReshape(allowZero: false), inputs: ["x", "target"], outputs: ["flat"]),
+                Node(name: "reshape", op: .withComputedParameters(.reshape(allowZero: false)), inputs: ["x", "target"], outputs: ["flat"]),
                 Node(name: "softmax", op: .softmax(SoftmaxAttributes(axis: 1, coercedTo2D: false)), inputs: ["flat"], outputs: ["y"]),
             ],
             initializers: ["zero": try Tensor(shape: [], int64s: [0]), "minus1": try Tensor(shape: [1], int64s: [-1])])

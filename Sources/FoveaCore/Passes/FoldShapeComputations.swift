@@ -2,9 +2,9 @@
 /// (`Shape → Gather → Unsqueeze → Concat → Reshape`) once the input shapes are known.
 extension Graph {
     /// Whether some node's parameters are computed by the graph (a Reshape
-    /// whose target shape is not a constant in the file).
+    /// whose target shape is not a constant in the file, ...): see ``ComputedParameters``.
     public var hasComputedShapes: Bool {
-        nodes.contains { if case .computedReshape = $0.op { return true } else { return false } }
+        nodes.contains { if case .withComputedParameters = $0.op { return true } else { return false } }
     }
 
     /// The most elements a folded value may have: shape computations are small.
@@ -16,8 +16,9 @@ extension Graph {
     /// Walking the nodes in order, a `Shape` of a value whose type is known,
     /// and any operator whose inputs are all known values and whose outputs are
     /// int64 or bool (small: shape arithmetic, not float math on weights),
-    /// becomes a constant; a computed Reshape whose target is then known becomes
-    /// an ordinary Reshape. Nodes that produce graph outputs are kept.
+    /// becomes a constant; a node with ``ComputedParameters`` whose parameters
+    /// are then known becomes the ordinary operator (ConstantOfShape, a
+    /// constant). Other nodes that produce graph outputs are kept.
     ///
     /// - Throws: `FoveaError` naming the node, as ``inferTypes(inputShapes:)``;
     ///   `.unsupported` for a Reshape whose target depends on run-time data.
@@ -29,9 +30,16 @@ extension Graph {
         for original in nodes {
             var node = original
             let location = location(of: node)
-            if case .computedReshape(let allowZero) = node.op, let target = node.input(1), let value = values[target] {
-                let shape = try FoveaError.at(location) { try value.integerValues("shape") }
-                node = Node(name: node.name, op: .reshape(shape: shape, allowZero: allowZero), inputs: [node.inputs[0]], outputs: node.outputs)
+            if case .withComputedParameters(let computed) = node.op,
+               let parameters = try FoveaError.at(location, { try Self.knownParameters(node, computed, values) }) {
+                if case .constantOfShape = computed, let output = node.outputs.first {
+                    let tensor = try FoveaError.at(location) { try computed.constant(shape: parameters.first.flatMap { $0 } ?? []) }
+                    values[output] = tensor
+                    types[output] = TensorType(tensor.dataType, tensor.shape)
+                    continue
+                }
+                let op = try FoveaError.at(location) { try computed.resolved(parameters) }
+                node = Node(name: node.name, op: op, inputs: Array(node.inputs.prefix(computed.firstParameter)), outputs: node.outputs)
             }
             let inputTypes: [TensorType?] = try node.inputs.map { name in
                 guard !name.isEmpty else { return nil }
@@ -56,6 +64,18 @@ extension Graph {
         let graph = Graph(name: name, inputs: inputs, outputs: outputs, nodes: kept,
                           initializers: values.filter { read.contains($0.key) }, metadata: metadata)
         return (graph, types)
+    }
+
+    /// The values of a node's parameter inputs (`nil` for an absent optional
+    /// one), or `nil` if some are not known yet.
+    private static func knownParameters(_ node: Node, _ computed: ComputedParameters, _ values: [String: Tensor]) throws -> [[Int]?]? {
+        var parameters: [[Int]?] = []
+        for name in node.inputs.dropFirst(computed.firstParameter) {
+            if name.isEmpty { parameters.append(nil); continue }
+            guard let value = values[name] else { return nil }
+            parameters.append(try value.integerValues("parameter '\(name)'"))
+        }
+        return parameters
     }
 
     /// The outputs of `node` if it can be folded, else `nil`.

@@ -123,7 +123,10 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceNormalization.softmax(args, attributes, logarithm: true)]
         case .concat(let axis):
             return [try ReferenceLayout.concat(args, axis: axis, outputShape: shape)]
-        case .flatten, .reshape, .computedReshape, .squeeze, .unsqueeze, .identity:
+        case .withComputedParameters(let computed):
+            // Planning folds these first, and shape inference refuses any left.
+            throw FoveaError(.unsupported, "\(computed.typeName) with computed parameters runs only after folding (Graph.foldingShapeComputations)")
+        case .flatten, .reshape, .squeeze, .unsqueeze, .identity:
             // Same elements in the same order; only the shape changes.
             return [try args.tensor(0).reshaped(shape)]
         case .dropout:
