@@ -74,8 +74,12 @@ extension Op {
         case .matMul:
             return [try Self.matMulType(args)]
         case .add, .sub, .mul, .div:
-            let a = try args.float(0, "A"), b = try args.float(1, "B")
-            return [TensorType(.float32, try broadcastShape(a.shape, b.shape))]
+            // int64 too: exporters do shape arithmetic (x.size(1) - 1, h // 2) with these.
+            let a = try args.required(0, "A"), b = try args.required(1, "B")
+            guard a.dataType == b.dataType, a.dataType != .bool else {
+                throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); \(typeName) computes on two float32 or two int64 tensors")
+            }
+            return [TensorType(a.dataType, try broadcastShape(a.shape, b.shape))]
         case .sum:
             guard !inputs.isEmpty else { throw FoveaError(.invalidModel, "Sum needs at least one input") }
             var shape = try args.float(0, "input 0").shape
@@ -115,6 +119,15 @@ extension Op {
         case .shape(let start, let end):
             let x = try args.required(0, "data")
             return [TensorType(.int64, [Self.shapeSlice(rank: x.shape.count, start: start, end: end).count])]
+        case .size:
+            _ = try args.required(0, "data")
+            return [TensorType(.int64, [])]
+        case .unary(.neg), .unary(.abs):
+            let x = try args.required(0, "X")
+            guard x.dataType != .bool else {
+                throw FoveaError(.unsupported, "X has data type bool; \(typeName) computes on float32 or int64")
+            }
+            return [x]
         case .unary:
             return [try args.float(0, "X")]
         case .borderPad(let pads, let mode):

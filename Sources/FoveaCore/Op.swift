@@ -65,6 +65,8 @@ public enum Op: Sendable, Equatable {
     case pad(pads: [Int], value: Float, axes: [Int]?)
     /// The input's shape as an int64 vector, sliced to `start ..< end` (opset 15 form).
     case shape(start: Int, end: Int?)
+    /// The input's element count as an int64 scalar.
+    case size
     /// Inputs: X (float). An elementwise function; see ``UnaryFunction``.
     case unary(UnaryFunction)
     /// Reflect- or edge-mode padding (no negative pads). `pads` is
@@ -164,6 +166,7 @@ public enum Op: Sendable, Equatable {
         case .identity: return "Identity"
         case .pad: return "Pad"
         case .shape: return "Shape"
+        case .size: return "Size"
         case .unary(let function): return function.typeName
         case .borderPad: return "Pad"
         case .reduce(let attributes): return attributes.reduction.typeName

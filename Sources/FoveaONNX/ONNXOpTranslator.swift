@@ -57,6 +57,7 @@ enum ONNXOpTranslator {
         case "Identity": return same(ctx, .identity)
         case "Pad": return try pad(ctx)
         case "Shape": return try shape(ctx)
+        case "Size": return same(ctx, .size)
         case "ArgMax": return try argMax(ctx)
         case "LayerNormalization": return try layerNormalization(ctx)
         case "InstanceNormalization": return try instanceNormalization(ctx)

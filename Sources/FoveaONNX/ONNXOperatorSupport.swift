@@ -17,7 +17,7 @@ public enum ONNXOperatorSupport {
             "Conv", "Relu", "LeakyRelu", "PRelu", "Sigmoid", "HardSigmoid", "Clip", "MaxPool", "AveragePool",
             "GlobalAveragePool", "GlobalMaxPool", "Concat", "Softmax", "LogSoftmax", "Flatten", "Reshape",
             "Squeeze", "Unsqueeze", "Transpose", "Gemm", "MatMul", "Add", "Sub", "Mul", "Div", "Sum",
-            "BatchNormalization", "LRN", "Dropout", "Identity", "Constant", "Pad", "Shape",
+            "BatchNormalization", "LRN", "Dropout", "Identity", "Constant", "Pad", "Shape", "Size",
             "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceL2", "ReduceSumSquare", "ArgMax",
             "Pow", "Sqrt", "Reciprocal", "Exp", "Log", "Tanh", "Abs", "Neg", "Min", "Max", "Floor", "Ceil",
             "Elu", "Selu", "Softplus", "Softsign", "InstanceNormalization",

@@ -108,4 +108,32 @@ final class ONNXShapeFoldingTests: XCTestCase {
         XCTAssertEqual(y.shape, [2, 3, 2])
         XCTAssertEqual(y.floats, [7, 8, 0, 1, 2, 3, 7, 8, 6, 7, 8, 9].map { $0 + 0.5 })
     }
+
+    /// `x[:, : x.size(1) - 1]` and `x.view(n, numel // n)`: int64 Sub, Div and Size in the shape computation.
+    func testIntegerShapeArithmeticIsFolded() throws {
+        let model = B.model(
+            nodes: [
+                B.node("Shape", ["x"], ["s"]),
+                B.node("Gather", ["s", "one"], ["c"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Sub", ["c", "one"], ["c1"]),
+                B.node("Unsqueeze", ["c1", "axes"], ["end"]),
+                B.node("Slice", ["x", "zero1", "end", "axes1"], ["head"], name: "slice"),
+                B.node("Gather", ["s", "zero"], ["n"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Size", ["head"], ["count"]),
+                B.node("Div", ["count", "n"], ["per"]),
+                B.node("Unsqueeze", ["n", "axes"], ["n1"]),
+                B.node("Unsqueeze", ["per", "axes"], ["per1"]),
+                B.node("Concat", ["n1", "per1"], ["target"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Reshape", ["head", "target"], ["y"], name: "reshape"),
+            ],
+            inputs: [B.valueInfo("x", dims: ["N", 4, 2])], outputs: [B.valueInfo("y", dims: nil)],
+            initializers: [B.int64Tensor("zero", dims: [], [0]), B.int64Tensor("one", dims: [], [1]), B.int64Tensor("axes", dims: [1], [0]),
+                           B.int64Tensor("zero1", dims: [1], [0]), B.int64Tensor("axes1", dims: [1], [1])])
+        let plan = try ExecutionPlan(graph: try B.load(model), inputShapes: ["x": [2, 4, 2]])
+        XCTAssertEqual(plan.graph.nodes.map(\.name), ["slice", "reshape"])
+        XCTAssertEqual(plan.graph.nodes[0].op, .slice(starts: [0], ends: [3], axes: [1], steps: nil))
+        XCTAssertEqual(plan.graph.nodes[1].op, .reshape(shape: [2, 6], allowZero: false))
+        let x = try Tensor(shape: [2, 4, 2], floats: (0..<16).map(Float.init))
+        XCTAssertEqual(try plan.run(["x": x])["y"]?.floats, [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13])
+    }
 }

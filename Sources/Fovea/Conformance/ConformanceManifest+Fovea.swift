@@ -173,43 +173,43 @@ test_identity
 - test_instancenorm_epsilon: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_instancenorm_example: the model declares opset 6; Fovea reads opsets 7 to 21
 test_layer_normalization_2d_axis0
-- test_layer_normalization_2d_axis0_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis0_expanded
 test_layer_normalization_2d_axis1
-- test_layer_normalization_2d_axis1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis1_expanded
 test_layer_normalization_2d_axis_negative_1
-- test_layer_normalization_2d_axis_negative_1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis_negative_1_expanded
 test_layer_normalization_2d_axis_negative_2
-- test_layer_normalization_2d_axis_negative_2_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_2d_axis_negative_2_expanded
 test_layer_normalization_3d_axis0_epsilon
-- test_layer_normalization_3d_axis0_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis0_epsilon_expanded
 test_layer_normalization_3d_axis1_epsilon
-- test_layer_normalization_3d_axis1_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis1_epsilon_expanded
 test_layer_normalization_3d_axis2_epsilon
-- test_layer_normalization_3d_axis2_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis2_epsilon_expanded
 test_layer_normalization_3d_axis_negative_1_epsilon
-- test_layer_normalization_3d_axis_negative_1_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis_negative_1_epsilon_expanded
 test_layer_normalization_3d_axis_negative_2_epsilon
-- test_layer_normalization_3d_axis_negative_2_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis_negative_2_epsilon_expanded
 test_layer_normalization_3d_axis_negative_3_epsilon
-- test_layer_normalization_3d_axis_negative_3_epsilon_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_3d_axis_negative_3_epsilon_expanded
 test_layer_normalization_4d_axis0
-- test_layer_normalization_4d_axis0_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis0_expanded
 test_layer_normalization_4d_axis1
-- test_layer_normalization_4d_axis1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis1_expanded
 test_layer_normalization_4d_axis2
-- test_layer_normalization_4d_axis2_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis2_expanded
 test_layer_normalization_4d_axis3
-- test_layer_normalization_4d_axis3_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis3_expanded
 test_layer_normalization_4d_axis_negative_1
-- test_layer_normalization_4d_axis_negative_1_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_1_expanded
 test_layer_normalization_4d_axis_negative_2
-- test_layer_normalization_4d_axis_negative_2_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_2_expanded
 test_layer_normalization_4d_axis_negative_3
-- test_layer_normalization_4d_axis_negative_3_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_3_expanded
 test_layer_normalization_4d_axis_negative_4
-- test_layer_normalization_4d_axis_negative_4_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_4d_axis_negative_4_expanded
 test_layer_normalization_default_axis
-- test_layer_normalization_default_axis_expanded: function-expanded form uses Cast, Size, Slice and ConstantOfShape, which are not Fovea ops (the LayerNormalization node tests cover the op)
+test_layer_normalization_default_axis_expanded
 test_leakyrelu
 test_leakyrelu_default
 test_leakyrelu_example
@@ -415,6 +415,8 @@ test_shape_start_1_end_negative_1
 test_shape_start_negative_1
 test_sigmoid
 test_sigmoid_example
+test_size
+test_size_example
 test_slice
 test_slice_default_axes
 test_slice_default_steps

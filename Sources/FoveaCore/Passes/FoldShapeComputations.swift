@@ -13,7 +13,7 @@ extension Graph {
     /// The graph with its shape computations evaluated for `inputShapes`, and
     /// the type of every value.
     ///
-    /// Walking the nodes in order, a `Shape` of a value whose type is known,
+    /// Walking the nodes in order, a `Shape` or `Size` of a value whose type is known,
     /// and any operator whose inputs are all known values and whose outputs are
     /// int64 or bool (small: shape arithmetic, not float math on weights),
     /// becomes a constant; a node with ``ComputedParameters`` whose parameters
@@ -83,6 +83,9 @@ extension Graph {
         if case .shape(let start, let end) = node.op, let input = inputTypes.first ?? nil {
             let dims = input.shape[Op.shapeSlice(rank: input.shape.count, start: start, end: end)].map { Int64($0) }
             return [try Tensor(shape: [dims.count], int64s: dims)]
+        }
+        if case .size = node.op, let input = inputTypes.first ?? nil {
+            return [try Tensor(shape: [], int64s: [Int64(input.shape.elementCount)])]
         }
         let inputs = node.inputs.map { $0.isEmpty ? nil : values[$0] }
         guard !node.inputs.isEmpty, zip(node.inputs, inputs).allSatisfy({ $0.0.isEmpty || $0.1 != nil }),

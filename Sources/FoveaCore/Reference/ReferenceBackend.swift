@@ -99,14 +99,16 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceActivations.run(op, args)]
         case .prelu:
             return [try ReferenceBinary.run(args, outputShape: shape) { x, slope in x < 0 ? slope * x : x }]
-        case .add:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 + $1 }]
-        case .sub:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 - $1 }]
-        case .mul:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 * $1 }]
-        case .div:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 / $1 }]
+        case .add, .sub, .mul, .div:
+            if case .int64 = try args.tensor(0).storage {
+                return [try ReferenceBinary.integerArithmetic(op, args, outputShape: shape)]
+            }
+            switch op {
+            case .add: return [try ReferenceBinary.run(args, outputShape: shape) { $0 + $1 }]
+            case .sub: return [try ReferenceBinary.run(args, outputShape: shape) { $0 - $1 }]
+            case .mul: return [try ReferenceBinary.run(args, outputShape: shape) { $0 * $1 }]
+            default: return [try ReferenceBinary.run(args, outputShape: shape) { $0 / $1 }]
+            }
         case .sum:
             return [try ReferenceBinary.sum(args, outputShape: shape)]
         case .gemm(let attributes):
@@ -141,7 +143,14 @@ public struct ReferenceBackend: Backend {
             let x = try args.tensor(0)
             let dims = x.shape[Op.shapeSlice(rank: x.rank, start: start, end: end)].map { Int64($0) }
             return [Tensor(uncheckedShape: [dims.count], storage: .int64(dims))]
+        case .size:
+            return [Tensor(uncheckedShape: [], storage: .int64([Int64(try args.tensor(0).count)]))]
         case .unary(let function):
+            if let values = try args.tensor(0).int64s {
+                // Neg and Abs of shape values (shape inference refuses other functions on int64).
+                let x = try args.tensor(0)
+                return [Tensor(uncheckedShape: x.shape, storage: .int64(function == .neg ? values.map { 0 &- $0 } : values.map { $0 < 0 ? 0 &- $0 : $0 }))]
+            }
             return [try ReferenceUnary.run(function, args)]
         case .borderPad(let pads, let mode):
             return [try ReferenceBorderPadding.run(args, pads: pads, mode: mode, outputShape: shape)]

@@ -9,6 +9,27 @@ enum ReferenceBinary {
         return Tensor(uncheckedShape: outputShape, floats: values)
     }
 
+    /// Add, Sub, Mul or Div of two int64 tensors (shape arithmetic): wrapping
+    /// on overflow, division truncating toward zero (as ONNX runtimes do).
+    static func integerArithmetic(_ op: Op, _ args: ReferenceInputs, outputShape: [Int]) throws -> Tensor {
+        let a = try args.tensor(0), b = try args.tensor(1)
+        guard let x = a.int64s, let y = b.int64s else {
+            throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); expected two int64 tensors")
+        }
+        if case .div = op, y.contains(0) {
+            throw FoveaError(.invalidArgument, "integer division by zero")
+        }
+        let combine: (Int64, Int64) -> Int64
+        switch op {
+        case .add: combine = { $0 &+ $1 }
+        case .sub: combine = { $0 &- $1 }
+        case .mul: combine = { $0 &* $1 }
+        // Int64.min / -1 wraps instead of trapping.
+        default: combine = { $0.dividedReportingOverflow(by: $1).partialValue }
+        }
+        return Tensor(uncheckedShape: outputShape, storage: .int64(broadcast(x, a.shape, y, b.shape, to: outputShape, combine)))
+    }
+
     /// Sum of all inputs, broadcast together, added left to right.
     static func sum(_ args: ReferenceInputs, outputShape: [Int]) throws -> Tensor {
         try fold(args, outputShape: outputShape, +)
@@ -38,8 +59,8 @@ enum ReferenceBinary {
 
     /// `combine(a[i], b[i])` for every index `i` of `outputShape`, reading each
     /// operand through its broadcast strides. The last axis is the inner loop.
-    static func broadcast(_ a: [Float], _ aShape: [Int], _ b: [Float], _ bShape: [Int],
-                          to outputShape: [Int], _ combine: (Float, Float) -> Float) -> [Float] {
+    static func broadcast<Element>(_ a: [Element], _ aShape: [Int], _ b: [Element], _ bShape: [Int],
+                                   to outputShape: [Int], _ combine: (Element, Element) -> Element) -> [Element] {
         let count = outputShape.elementCount
         if aShape == bShape { return zip(a, b).map(combine) }
         guard count > 0 else { return [] }
@@ -48,7 +69,8 @@ enum ReferenceBinary {
         let inner = outputShape.last ?? 1
         let aStep = aStrides.last ?? 0, bStep = bStrides.last ?? 0
         let outerShape = Array(outputShape.dropLast())
-        var output = [Float](repeating: 0, count: count)
+        var output: [Element] = []
+        output.reserveCapacity(count)
         var position = [Int](repeating: 0, count: outerShape.count)
         for row in 0..<(count / inner) {
             var aOffset = 0, bOffset = 0
@@ -57,7 +79,7 @@ enum ReferenceBinary {
                 bOffset += position[axis] * bStrides[axis]
             }
             for i in 0..<inner {
-                output[row * inner + i] = combine(a[aOffset + i * aStep], b[bOffset + i * bStep])
+                output.append(combine(a[aOffset + i * aStep], b[bOffset + i * bStep]))
             }
             // Advance the row-major counter over the outer axes.
             var axis = outerShape.count - 1
