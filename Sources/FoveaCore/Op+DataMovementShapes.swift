@@ -30,7 +30,7 @@ extension Op {
             guard shape.allSatisfy({ $0 >= 0 }) else {
                 throw FoveaError(.invalidAttribute, "shape \(shape) has a negative dimension")
             }
-            return [TensorType(x.dataType, try broadcastShape(x.shape, shape))]
+            return [TensorType(x.dataType, try Self.boundedShape(try broadcastShape(x.shape, shape), "shape \(shape)"))]
         case .tile(let repeats):
             let x = try args.required(0, "input")
             guard repeats.count == x.shape.count else {
@@ -39,11 +39,11 @@ extension Op {
             guard repeats.allSatisfy({ $0 >= 0 }) else {
                 throw FoveaError(.invalidAttribute, "repeats \(repeats) has a negative value")
             }
-            let shape = zip(x.shape, repeats).map { $0 * $1 }
-            guard checkedProduct(shape) != nil, checkedProduct(shape)! <= Int(Int32.max) * 16 else {
+            let shape = zip(x.shape, repeats).map { $0.multipliedReportingOverflow(by: $1) }
+            guard !shape.contains(where: \.overflow) else {
                 throw FoveaError(.invalidAttribute, "repeats \(repeats) make \(x.shape.shapeDescription) too large")
             }
-            return [TensorType(x.dataType, shape)]
+            return [TensorType(x.dataType, try Self.boundedShape(shape.map(\.partialValue), "repeats \(repeats)"))]
         case .select:
             let condition = try args.required(0, "condition"), x = try args.required(1, "X"), y = try args.required(2, "Y")
             guard condition.dataType == .bool else {
@@ -82,6 +82,19 @@ extension Op {
         default:
             throw FoveaError(.unsupported, "\(typeName) is not a data-movement operator")
         }
+    }
+
+    /// The most elements an output whose size a file's attributes choose
+    /// (Expand, Tile, Resize) may have, so that a model cannot make planning
+    /// reserve memory without bound: 2^31 (8 GiB of float32).
+    static let maximumOutputElements = 1 << 31
+
+    /// `shape`, checked against ``maximumOutputElements``; `what` names the attribute in the error.
+    static func boundedShape(_ shape: [Int], _ what: String) throws -> [Int] {
+        guard let count = checkedProduct(shape), count <= maximumOutputElements else {
+            throw FoveaError(.invalidAttribute, "\(what) gives an output of \(shape.shapeDescription), more than \(maximumOutputElements) elements")
+        }
+        return shape
     }
 
     /// The input of DepthToSpace / SpaceToDepth: rank 4, a positive block size.

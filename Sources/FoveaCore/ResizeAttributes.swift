@@ -83,6 +83,6 @@ public struct ResizeAttributes: Sendable, Equatable {
         for axis in shape.indices where shape[axis] == 0 && output[axis] > 0 {
             throw FoveaError(.shapeMismatch, "X is \(shape.shapeDescription); an empty axis \(axis) cannot be resized to \(output[axis])")
         }
-        return (output, factors)
+        return (try Op.boundedShape(output, scales != nil ? "'scales' \(scales!)" : "'sizes' \(sizes!)"), factors)
     }
 }

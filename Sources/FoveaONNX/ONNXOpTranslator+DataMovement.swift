@@ -145,8 +145,9 @@ extension ONNXOpTranslator {
         guard Set(bounds.map(\.dataType)).count == 1 else {
             throw FoveaError(.invalidModel, "start, limit and delta have data types \(bounds.map(\.dataType)); expected one type")
         }
-        if let values = bounds.map(\.int64s) as? [[Int64]] {
-            let (start, limit, delta) = (values[0][0], values[1][0], values[2][0])
+        if bounds[0].dataType == .int64 {
+            let values = bounds.compactMap { $0.int64s?.first }
+            let (start, limit, delta) = (values[0], values[1], values[2])
             guard delta != 0 else { throw FoveaError(.invalidModel, "input 'delta' is 0") }
             let count = Swift.max(0, Int((Double(limit - start) / Double(delta)).rounded(.up)))
             guard count <= maximumFoldedElements else { throw FoveaError(.invalidModel, "Range has \(count) elements; at most \(maximumFoldedElements) are folded") }

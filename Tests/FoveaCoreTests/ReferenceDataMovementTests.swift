@@ -110,3 +110,22 @@ final class ReferenceDataMovementTests: XCTestCase {
         assertFoveaError(.shapeMismatch, "X has data type float32 and Y int64") { try evaluate1(.select, mask, a, ints) }
     }
 }
+
+/// Sizes a file chooses are bounded before planning reserves memory for them.
+final class OutputSizeLimitTests: XCTestCase {
+    func testHugeExpandTileAndResizeAreTypedErrors() {
+        let x = Tensor(uncheckedShape: [1, 1], floats: [1])
+        assertFoveaError(.invalidAttribute, "shape [65536, 65536] gives an output of 65536×65536, more than 2147483648 elements") {
+            try evaluate1(.expand(shape: [1 << 16, 1 << 16]), x)
+        }
+        assertFoveaError(.invalidAttribute, "repeats [4611686018427387904, 4] gives an output of 4611686018427387904×4, more than") {
+            try evaluate1(.tile(repeats: [1 << 62, 4]), x)
+        }
+        assertFoveaError(.invalidAttribute, "repeats [4611686018427387904, 1] make 2×1 too large") {
+            try evaluate1(.tile(repeats: [1 << 62, 1]), Tensor(uncheckedShape: [2, 1], floats: [1, 2]))
+        }
+        assertFoveaError(.invalidAttribute, "more than 2147483648 elements") {
+            try evaluate1(.resize(ResizeAttributes(mode: .nearest, sizes: [1 << 20, 1 << 20])), x)
+        }
+    }
+}
