@@ -21,16 +21,18 @@ public enum ONNXOperatorSupport {
             "ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceL2", "ReduceSumSquare", "ArgMax",
             "Pow", "Sqrt", "Reciprocal", "Exp", "Log", "Tanh", "Abs", "Neg", "Min", "Max", "Floor", "Ceil",
             "Elu", "Selu", "Softplus", "Softsign", "InstanceNormalization",
-            "Slice", "Split", "Gather", "Expand", "Tile", "Equal", "Less", "Greater", "Not", "Cast",
+            "Slice", "Split", "Gather", "Tile", "Equal", "Less", "Greater", "Not", "Cast",
             "DepthToSpace", "SpaceToDepth",
         ] {
             table[op] = all
         }
         // Operators defined after opset 7 start at the opset that introduced them.
+        table["Expand"] = 8...all.upperBound
         table["Erf"] = 9...all.upperBound
         table["Where"] = 9...all.upperBound
         table["ConstantOfShape"] = 9...all.upperBound
         table["Range"] = 11...all.upperBound
+        // Resize-10 has no coordinate_transformation_mode; Fovea reads it from 11.
         table["Resize"] = 11...all.upperBound
         table["Celu"] = 12...all.upperBound
         table["LessOrEqual"] = 12...all.upperBound

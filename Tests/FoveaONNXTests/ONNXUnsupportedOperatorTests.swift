@@ -68,6 +68,11 @@ final class ONNXUnsupportedOperatorTests: XCTestCase {
     func testSupportTableHasOpsetRangesAndAgreesWithTheLoader() throws {
         XCTAssertEqual(ONNXOperatorSupport.opsets["Conv"], 7...21)
         XCTAssertEqual(ONNXOperatorSupport.opsets["HardSwish"], 14...21)
+        // Operators introduced after opset 7 start at their first opset.
+        let introduced = ["Expand": 8, "Erf": 9, "Where": 9, "ConstantOfShape": 9, "Range": 11, "Resize": 11, "Celu": 12,
+                          "LessOrEqual": 12, "GreaterOrEqual": 12, "LayerNormalization": 17, "Mish": 18, "GroupNormalization": 18, "Gelu": 20]
+        for (op, first) in introduced { XCTAssertEqual(ONNXOperatorSupport.opsets[op], first...21, op) }
+        XCTAssertEqual(ONNXOperatorSupport.opsets["ReduceMean"], 7...21)
         XCTAssertTrue(ONNXOperatorSupport.isSupported("HardSwish", opset: 14))
         XCTAssertFalse(ONNXOperatorSupport.isSupported("HardSwish", opset: 13))
         XCTAssertFalse(ONNXOperatorSupport.isSupported("FooBar", opset: 13))
