@@ -51,4 +51,34 @@ extension ONNXOpTranslator {
         let attributes = ResizeAttributes(mode: mode, coordinates: coordinates, nearestRounding: rounding, scales: scales, sizes: sizes, axes: axes)
         return TranslatedNode(op: .resize(attributes), inputs: [x])
     }
+
+    /// Upsample (opsets 7 to 9, deprecated by Resize): scales as an attribute
+    /// (7, 8) or a constant input (9); nearest picks `floor(x / scale)`, linear
+    /// interpolates at `x / scale` (Resize's asymmetric coordinates).
+    static func upsample(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
+        let a = ctx.attributes
+        let x = try ctx.requiredInput(0, "X")
+        let scales: [Float]
+        if ctx.opset < 9 {
+            try ctx.expectInputCount(1...1)
+            guard let given = try a.floats("scales") else { throw missing("scales") }
+            scales = given
+        } else {
+            try ctx.expectInputCount(2...2)
+            _ = try ctx.requiredInput(1, "scales")
+            scales = try ctx.constantInput(1, "scales")?.requireFloats("input 'scales'") ?? []
+        }
+        guard scales.allSatisfy({ $0 >= 1 }) else {
+            throw FoveaError(.invalidAttribute, "'scales' is \(scales); Upsample expects values >= 1")
+        }
+        let modeName = try a.string("mode") ?? "nearest"
+        let mode: ResizeAttributes.Mode
+        switch modeName {
+        case "nearest": mode = .nearest
+        case "linear", "bilinear": mode = .linear
+        default: throw FoveaError(.invalidAttribute, "attribute 'mode' is '\(modeName)'; expected nearest or linear")
+        }
+        let attributes = ResizeAttributes(mode: mode, coordinates: .asymmetric, nearestRounding: .floor, scales: scales)
+        return TranslatedNode(op: .resize(attributes), inputs: [x])
+    }
 }

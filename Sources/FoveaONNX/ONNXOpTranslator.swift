@@ -80,6 +80,7 @@ enum ONNXOpTranslator {
         case "ConstantOfShape": return try constantOfShape(ctx)
         case "Range": return try range(ctx)
         case "Resize": return try resize(ctx)
+        case "Upsample": return try upsample(ctx)
         default:
             if let reduction = reductions[ctx.opType] { return try reduce(ctx, reduction) }
             return try elementwise(ctx).map { same(ctx, $0) }

@@ -143,4 +143,20 @@ final class ONNXResizeFormTests: XCTestCase {
         }
         assertFoveaError(.unsupported, containing: "unsupported op 'Resize' (opset 10)") { try self.resize([], inputs: ["x", "scales"], opset: 10) }
     }
+
+    func testUpsampleIsResizeWithAsymmetricCoordinates() throws {
+        let nearest = ResizeAttributes(mode: .nearest, coordinates: .asymmetric, nearestRounding: .floor, scales: [1, 1, 2, 2])
+        XCTAssertEqual(try B.load(B.singleNode(B.node("Upsample", ["x"], ["y"], attributes: [B.attribute("scales", floats: [1, 1, 2, 2])]), opset: 8)).nodes[0].op,
+                       .resize(nearest))
+        let node = B.node("Upsample", ["x", "scales"], ["y"], attributes: [B.attribute("mode", string: "linear")])
+        var linear = nearest
+        linear.mode = .linear
+        XCTAssertEqual(try B.load(B.singleNode(node, opset: 9, initializers: [B.floatTensor("scales", dims: [4], [1, 1, 2, 2])])).nodes[0].op, .resize(linear))
+        assertFoveaError(.unsupported, containing: "unsupported op 'Upsample' (opset 10)") {
+            try B.load(B.singleNode(node, opset: 10, initializers: [B.floatTensor("scales", dims: [4], [1, 1, 2, 2])]))
+        }
+        assertFoveaError(.invalidAttribute, containing: "'scales' is [1.0, 1.0, 0.5, 0.5]; Upsample expects values >= 1") {
+            try B.load(B.singleNode(B.node("Upsample", ["x"], ["y"], attributes: [B.attribute("scales", floats: [1, 1, 0.5, 0.5])]), opset: 7))
+        }
+    }
 }

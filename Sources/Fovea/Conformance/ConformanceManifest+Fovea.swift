@@ -488,6 +488,7 @@ test_unsqueeze_negative_axes
 test_unsqueeze_three_axes
 test_unsqueeze_two_axes
 test_unsqueeze_unsorted_axes
+test_upsample_nearest
 test_where_example
 test_where_long_example
 """
