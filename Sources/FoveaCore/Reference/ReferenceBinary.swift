@@ -72,7 +72,7 @@ enum ReferenceBinary {
         var output: [Element] = []
         output.reserveCapacity(count)
         var position = [Int](repeating: 0, count: outerShape.count)
-        for row in 0..<(count / inner) {
+        for _ in 0..<(count / inner) {
             var aOffset = 0, bOffset = 0
             for axis in outerShape.indices {
                 aOffset += position[axis] * aStrides[axis]
