@@ -4,3 +4,6 @@
 // The kernels backend's algorithm choices (WinogradPolicy, ConvolutionAlgorithm).
 @_exported import enum FoveaKernels.WinogradPolicy
 @_exported import enum FoveaKernels.ConvolutionAlgorithm
+// What the ONNX loader reads, and what a model uses that it does not (`fovea inspect`).
+@_exported import enum FoveaONNX.ONNXOperatorSupport
+@_exported import struct FoveaONNX.UnsupportedONNXOperator

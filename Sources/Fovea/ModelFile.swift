@@ -32,4 +32,12 @@ public enum ModelFile {
             return try CoreMLLoader.load(contentsOf: path).graph
         }
     }
+
+    /// The operators of the model at `path` that Fovea cannot load, each with
+    /// its opset and the nodes using it; empty for a Core ML model or when
+    /// every operator is supported.
+    public static func unsupportedOperators(ofFileAt path: String) throws -> [UnsupportedONNXOperator] {
+        guard try format(ofFileAt: path) == .onnx else { return [] }
+        return try ONNXLoader.unsupportedOperators(contentsOf: path)
+    }
 }

@@ -62,7 +62,10 @@ public final class ExecutionPlan: Sendable {
     public init(graph: Graph, inputShapes: [String: [Int]] = [:], backends: [any Backend] = [],
                 memoryOptions: MemoryPlan.Options = MemoryPlan.Options(), maxThreads: Int? = nil) throws {
         try graph.validateStructure()
-        let types = try graph.inferTypes(inputShapes: inputShapes)
+        // Shapes the graph computes from its input shapes become constants first.
+        let (graph, types) = graph.hasComputedShapes
+            ? try graph.foldingShapeComputations(inputShapes: inputShapes)
+            : (graph, try graph.inferTypes(inputShapes: inputShapes))
         self.graph = graph
         self.valueTypes = types
         self.maxThreads = Swift.max(1, maxThreads ?? RunContext.defaultThreadCount)

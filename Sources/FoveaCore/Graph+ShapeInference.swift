@@ -7,16 +7,9 @@ extension Graph {
     ///   number except the first (batch) dimension.
     /// - Throws: `FoveaError` naming the node whose inputs do not fit.
     public func inferTypes(inputShapes: [String: [Int]] = [:]) throws -> [String: TensorType] {
-        var types: [String: TensorType] = [:]
-        for (name, tensor) in initializers {
-            types[name] = TensorType(tensor.dataType, tensor.shape)
-        }
-        for name in inputShapes.keys where !inputs.contains(where: { $0.name == name }) {
-            throw FoveaError(.invalidArgument, "'\(name)' is not an input of the model (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
-        }
-        for input in inputs {
-            types[input.name] = TensorType(input.dataType, try resolvedShape(of: input, override: inputShapes[input.name]))
-        }
+        // A shape computed by the graph is known only by evaluating the computation.
+        if hasComputedShapes { return try foldingShapeComputations(inputShapes: inputShapes).types }
+        var types = try inputTypes(inputShapes: inputShapes)
         for node in nodes {
             let inputTypes: [TensorType?] = try node.inputs.map { name in
                 guard !name.isEmpty else { return nil }
@@ -31,6 +24,21 @@ extension Graph {
             for (name, type) in zip(node.outputs, outputTypes) where !name.isEmpty {
                 types[name] = type
             }
+        }
+        return types
+    }
+
+    /// The types of the initializers and the graph inputs (see ``inferTypes(inputShapes:)``).
+    func inputTypes(inputShapes: [String: [Int]]) throws -> [String: TensorType] {
+        var types: [String: TensorType] = [:]
+        for (name, tensor) in initializers {
+            types[name] = TensorType(tensor.dataType, tensor.shape)
+        }
+        for name in inputShapes.keys where !inputs.contains(where: { $0.name == name }) {
+            throw FoveaError(.invalidArgument, "'\(name)' is not an input of the model (inputs: \(inputs.map(\.name).joined(separator: ", ")))")
+        }
+        for input in inputs {
+            types[input.name] = TensorType(input.dataType, try resolvedShape(of: input, override: inputShapes[input.name]))
         }
         return types
     }

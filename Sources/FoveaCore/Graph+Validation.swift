@@ -67,19 +67,24 @@ extension Op {
     public var inputArity: ClosedRange<Int> {
         switch self {
         case .conv(let attributes): return attributes.addsResidual ? 4...4 : 2...3
-        case .gemm: return 2...3
-        case .prelu, .matMul, .add, .sub, .mul, .div: return 2...2
+        case .gemm, .layerNormalization: return 2...3
+        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare: return 2...2
+        case .withComputedParameters(let computed): return computed.inputArity
+        case .select: return 3...3
         case .batchNormalization: return 5...5
-        case .concat, .sum: return 1...Int.max
+        case .instanceNormalization, .groupNormalization: return 3...3
+        case .concat, .sum, .maximum, .minimum: return 1...Int.max
         default: return 1...1
         }
     }
 
     /// How many outputs a node of this operator may have: MaxPool may add its
-    /// Indices, Dropout its mask.
+    /// Indices, Dropout its mask, LayerNormalization its Mean and InvStdDev.
     public var outputArity: ClosedRange<Int> {
         switch self {
         case .maxPool, .dropout: return 1...2
+        case .layerNormalization: return 1...3
+        case .split(_, let sizes): return sizes.map { $0.count...$0.count } ?? 1...Int.max
         default: return 1...1
         }
     }
@@ -87,8 +92,9 @@ extension Op {
     /// How many leading inputs must be present (not `""`).
     public var requiredInputCount: Int {
         switch self {
-        case .conv, .gemm: return 2
-        case .concat, .sum: return 1
+        case .conv, .gemm, .layerNormalization: return 2
+        case .withComputedParameters(let computed): return computed.firstParameter + (computed == .slice ? 2 : 1)
+        case .concat, .sum, .maximum, .minimum: return 1
         default: return inputArity.lowerBound
         }
     }

@@ -56,6 +56,9 @@ extension Op {
         case .reshape(let shape, let allowZero):
             let x = try args.required(0, "data")
             return [TensorType(x.dataType, try Self.reshapedShape(x.shape, to: shape, allowZero: allowZero))]
+        case .withComputedParameters(let computed):
+            // Reached only when folding could not compute the parameters (see Graph.foldingShapeComputations).
+            throw FoveaError(.unsupported, "the \(computed.firstParameter == 0 ? "shape" : "parameters") of \(computed.typeName) are computed from values known only at run time; Fovea folds them when they depend only on input shapes and constants")
         case .squeeze(let axes):
             let x = try args.required(0, "data")
             return [TensorType(x.dataType, try Self.squeezedShape(x.shape, axes: axes))]
@@ -71,8 +74,12 @@ extension Op {
         case .matMul:
             return [try Self.matMulType(args)]
         case .add, .sub, .mul, .div:
-            let a = try args.float(0, "A"), b = try args.float(1, "B")
-            return [TensorType(.float32, try broadcastShape(a.shape, b.shape))]
+            // int64 too: exporters do shape arithmetic (x.size(1) - 1, h // 2) with these.
+            let a = try args.required(0, "A"), b = try args.required(1, "B")
+            guard a.dataType == b.dataType, a.dataType != .bool else {
+                throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); \(typeName) computes on two float32 or two int64 tensors")
+            }
+            return [TensorType(a.dataType, try broadcastShape(a.shape, b.shape))]
         case .sum:
             guard !inputs.isEmpty else { throw FoveaError(.invalidModel, "Sum needs at least one input") }
             var shape = try args.float(0, "input 0").shape
@@ -112,25 +119,80 @@ extension Op {
         case .shape(let start, let end):
             let x = try args.required(0, "data")
             return [TensorType(.int64, [Self.shapeSlice(rank: x.shape.count, start: start, end: end).count])]
+        case .size:
+            _ = try args.required(0, "data")
+            return [TensorType(.int64, [])]
+        case .unary(.neg), .unary(.abs):
+            let x = try args.required(0, "X")
+            guard x.dataType != .bool else {
+                throw FoveaError(.unsupported, "X has data type bool; \(typeName) computes on float32 or int64")
+            }
+            return [x]
         case .unary:
             return [try args.float(0, "X")]
         case .borderPad(let pads, let mode):
             let x = try args.required(0, "data")
             return [TensorType(x.dataType, try Self.borderPaddedShape(x.shape, pads: pads, mode: mode))]
+        case .reduce(let attributes):
+            let x = try args.float(0, "data")
+            return [TensorType(.float32, try Self.reducedShape(x.shape, axes: attributes.axes, keepDims: attributes.keepDims))]
+        case .argMax(let axis, let keepDims, _):
+            let x = try args.float(0, "data")
+            let resolved = try normalizedAxis(axis, rank: x.shape.count)
+            guard x.shape[resolved] > 0 else {
+                throw FoveaError(.shapeMismatch, "data is \(x.shape.shapeDescription); ArgMax needs a non-empty axis \(resolved)")
+            }
+            return [TensorType(.int64, try Self.reducedShape(x.shape, axes: [axis], keepDims: keepDims))]
+        case .pow:
+            let a = try args.float(0, "X"), b = try args.float(1, "Y")
+            return [TensorType(.float32, try broadcastShape(a.shape, b.shape))]
+        case .maximum, .minimum:
+            guard !inputs.isEmpty else { throw FoveaError(.invalidModel, "\(typeName) needs at least one input") }
+            var shape = try args.float(0, "data_0").shape
+            for index in 1..<inputs.count {
+                shape = try broadcastShape(shape, try args.float(index, "data_\(index)").shape)
+            }
+            return [TensorType(.float32, shape)]
+        case .layerNormalization(let axis, _):
+            return try Self.layerNormalizationTypes(args, axis: axis, outputCount: outputCount)
+        case .instanceNormalization:
+            let x = try args.float(0, "input")
+            guard x.shape.count >= 3 else {
+                throw FoveaError(.shapeMismatch, "input is \(x.shape.shapeDescription); expected rank >= 3 (N×C×spatial)")
+            }
+            try Self.requirePerChannel(args, roles: ["scale", "B"], count: x.shape[1], of: x)
+            return [x]
+        case .groupNormalization(let groups, _, let perChannel):
+            let x = try args.float(0, "X")
+            guard x.shape.count >= 3 else {
+                throw FoveaError(.shapeMismatch, "X is \(x.shape.shapeDescription); expected rank >= 3 (N×C×spatial)")
+            }
+            guard groups >= 1, x.shape[1] % groups == 0 else {
+                throw FoveaError(.invalidAttribute, "attribute 'num_groups' is \(groups); expected a divisor of the \(x.shape[1]) channels of X (\(x.shape.shapeDescription))")
+            }
+            try Self.requirePerChannel(args, roles: ["scale", "bias"], count: perChannel ? x.shape[1] : groups, of: x)
+            return [x]
+        case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth:
+            return try dataMovementTypes(args, outputCount: outputCount)
+        case .resize(let attributes):
+            let x = try args.float(0, "X")
+            return [TensorType(.float32, try attributes.geometry(inputShape: x.shape).outputShape)]
         }
     }
 
-    /// MaxPool may also output indices; Dropout a mask.
+    /// MaxPool may also output indices; Dropout a mask; LayerNormalization its statistics.
     private var maximumOutputCount: Int {
         switch self {
         case .maxPool, .dropout: return 2
+        case .layerNormalization: return 3
+        case .split: return Int.max
         default: return 1
         }
     }
 }
 
 /// A node's input types with the checks every operator needs.
-private struct InferenceInputs {
+struct InferenceInputs {
     let types: [TensorType?]
     let opName: String
 
@@ -173,6 +235,42 @@ private struct InferenceInputs {
 }
 
 extension Op {
+    /// The shape after reducing `axes` (`nil`: all; `[]`: none) with or without keeping them as 1s.
+    static func reducedShape(_ shape: [Int], axes: [Int]?, keepDims: Bool) throws -> [Int] {
+        let reduced = try axes.map { try distinctAxes($0, rank: shape.count) } ?? Set(shape.indices)
+        return shape.indices.compactMap { axis in
+            guard reduced.contains(axis) else { return shape[axis] }
+            return keepDims ? 1 : nil
+        }
+    }
+
+    /// Y like X; Mean and InvStdDev keep the axes before `axis` and have 1s after.
+    private static func layerNormalizationTypes(_ args: InferenceInputs, axis: Int, outputCount: Int) throws -> [TensorType] {
+        let x = try args.float(0, "X")
+        let resolved = try normalizedAxis(axis, rank: x.shape.count)
+        let normalized = Array(x.shape[resolved...])
+        let scale = try args.float(1, "Scale")
+        let bias = try args.optional(2).map { try InferenceInputs.requireFloat($0, "B", "LayerNormalization") }
+        for (role, parameter) in [("Scale", scale), ("B", bias)] {
+            guard let parameter else { continue }
+            guard parameter.shape.count <= normalized.count, (try? broadcastShape(parameter.shape, normalized)) == normalized else {
+                throw FoveaError(.shapeMismatch, "\(role) is \(parameter.shape.shapeDescription); expected a shape that broadcasts to the normalized axes \(normalized.shapeDescription) of X (\(x.shape.shapeDescription))")
+            }
+        }
+        let statistics = TensorType(.float32, Array(x.shape[..<resolved]) + [Int](repeating: 1, count: normalized.count))
+        return [x] + [TensorType](repeating: statistics, count: outputCount - 1)
+    }
+
+    /// Checks that inputs 1, 2 (named `roles`) are float vectors of `count` values.
+    private static func requirePerChannel(_ args: InferenceInputs, roles: [String], count: Int, of x: TensorType) throws {
+        for (offset, role) in roles.enumerated() {
+            let parameter = try args.float(offset + 1, role)
+            guard parameter.shape == [count] else {
+                throw FoveaError(.shapeMismatch, "\(role) is \(parameter.shape.shapeDescription); expected \(count) values for X (\(x.shape.shapeDescription))")
+            }
+        }
+    }
+
     private static func convolutionType(_ args: InferenceInputs, _ a: ConvAttributes) throws -> TensorType {
         let x = try args.spatialInput(), w = try args.float(1, "W")
         guard w.shape.count == x.shape.count else {

@@ -34,6 +34,10 @@ public enum Op: Sendable, Equatable {
     case flatten(axis: Int)
     /// `shape` may hold one `-1` (inferred) and `0`s (copy the input's dim unless `allowZero`).
     case reshape(shape: [Int], allowZero: Bool)
+    /// Reshape, Expand, Slice or ConstantOfShape with parameters the graph
+    /// computes from input shapes (a dynamic batch). Planning folds them once
+    /// the input shapes are known; see ``ComputedParameters``.
+    case withComputedParameters(ComputedParameters)
     /// `nil` axes squeeze every dimension of size 1.
     case squeeze(axes: [Int]?)
     case unsqueeze(axes: [Int])
@@ -61,11 +65,69 @@ public enum Op: Sendable, Equatable {
     case pad(pads: [Int], value: Float, axes: [Int]?)
     /// The input's shape as an int64 vector, sliced to `start ..< end` (opset 15 form).
     case shape(start: Int, end: Int?)
+    /// The input's element count as an int64 scalar.
+    case size
     /// Inputs: X (float). An elementwise function; see ``UnaryFunction``.
     case unary(UnaryFunction)
     /// Reflect- or edge-mode padding (no negative pads). `pads` is
     /// `[begin_0, ..., begin_r-1, end_0, ..., end_r-1]` over all axes.
     case borderPad(pads: [Int], mode: BorderPadMode)
+    /// Inputs: X (float). ReduceMean, ReduceSum, ... over some axes; see ``ReduceAttributes``.
+    case reduce(ReduceAttributes)
+    /// Inputs: X (float). The int64 index of the largest element along `axis`
+    /// (the first of equal ones, or the last with `selectLastIndex`).
+    case argMax(axis: Int, keepDims: Bool, selectLastIndex: Bool)
+    /// Inputs: A, B (numpy broadcasting). `A ^ B`.
+    case pow
+    /// Inputs: one or more tensors (numpy broadcasting). The elementwise
+    /// largest (ONNX `Max`); a NaN operand gives NaN.
+    case maximum
+    /// Inputs: one or more tensors (numpy broadcasting). The elementwise
+    /// smallest (ONNX `Min`); a NaN operand gives NaN.
+    case minimum
+    /// Inputs: X, Scale, B?. Normalizes over the axes from `axis` on, then
+    /// scales and shifts (Scale and B broadcast to `X.shape[axis...]`).
+    /// Outputs: Y, and optionally Mean and InvStdDev (`X.shape[..<axis]`
+    /// followed by ones).
+    case layerNormalization(axis: Int, epsilon: Float)
+    /// Inputs: X (N×C×...), scale (C), B (C). Normalizes each image's channel
+    /// over its spatial axes, then scales and shifts per channel.
+    case instanceNormalization(epsilon: Float)
+    /// Inputs: X (N×C×...), scale, bias. Normalizes each image's `groups`
+    /// groups of consecutive channels; scale and bias hold one value per
+    /// channel (`perChannel`, ONNX opset 21) or per group (opset 18).
+    case groupNormalization(groups: Int, epsilon: Float, perChannel: Bool)
+    /// Inputs: data (any type). ONNX Slice: on each of `axes` (all, in
+    /// order, when `nil`) take `starts[i] ..< ends[i]` by `steps[i]` (1 when
+    /// `nil`); negative values count from the end and the bounds are clamped.
+    case slice(starts: [Int], ends: [Int], axes: [Int]?, steps: [Int]?)
+    /// Inputs: input (any type). One output per part along `axis`: `sizes`
+    /// gives each part's extent; `nil` splits into as many equal parts as
+    /// there are outputs (the last one smaller when the axis does not divide).
+    case split(axis: Int, sizes: [Int]?)
+    /// Inputs: data (any type), indices (int64; negative ones count from the
+    /// end). Picks slices of `data` along `axis` (ONNX Gather).
+    case gather(axis: Int)
+    /// Inputs: input (any type). Broadcasts the input and `shape` together (numpy rules).
+    case expand(shape: [Int])
+    /// Inputs: input (any type). Repeats the input `repeats[i]` times along axis `i`.
+    case tile(repeats: [Int])
+    /// Inputs: condition (bool), X, Y (one type). `condition ? X : Y` with
+    /// numpy broadcasting (ONNX Where).
+    case select
+    /// Inputs: A, B (float32 or int64, the same). A bool tensor, numpy broadcasting.
+    case compare(Comparison)
+    /// Inputs: X (bool). Logical negation.
+    case not
+    /// Inputs: input. Converts every element to `to` (float → int64 truncates toward zero).
+    case cast(to: DataType)
+    /// Inputs: input (N×C×H×W). Moves blocks of channels into `blockSize`×`blockSize`
+    /// pixels; `columnRowDepth` is ONNX's CRD mode, otherwise DCR.
+    case depthToSpace(blockSize: Int, columnRowDepth: Bool)
+    /// Inputs: input (N×C×H×W). Moves each `blockSize`×`blockSize` block of pixels into channels.
+    case spaceToDepth(blockSize: Int)
+    /// Inputs: X (float). Nearest or linear resampling to new extents; see ``ResizeAttributes``.
+    case resize(ResizeAttributes)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -87,6 +149,7 @@ public enum Op: Sendable, Equatable {
         case .logSoftmax: return "LogSoftmax"
         case .flatten: return "Flatten"
         case .reshape: return "Reshape"
+        case .withComputedParameters(let computed): return computed.typeName
         case .squeeze: return "Squeeze"
         case .unsqueeze: return "Unsqueeze"
         case .transpose: return "Transpose"
@@ -103,8 +166,45 @@ public enum Op: Sendable, Equatable {
         case .identity: return "Identity"
         case .pad: return "Pad"
         case .shape: return "Shape"
+        case .size: return "Size"
         case .unary(let function): return function.typeName
         case .borderPad: return "Pad"
+        case .reduce(let attributes): return attributes.reduction.typeName
+        case .argMax: return "ArgMax"
+        case .pow: return "Pow"
+        case .maximum: return "Max"
+        case .minimum: return "Min"
+        case .layerNormalization: return "LayerNormalization"
+        case .instanceNormalization: return "InstanceNormalization"
+        case .groupNormalization: return "GroupNormalization"
+        case .slice: return "Slice"
+        case .split: return "Split"
+        case .gather: return "Gather"
+        case .expand: return "Expand"
+        case .tile: return "Tile"
+        case .select: return "Where"
+        case .compare(let comparison): return comparison.typeName
+        case .not: return "Not"
+        case .cast: return "Cast"
+        case .depthToSpace: return "DepthToSpace"
+        case .spaceToDepth: return "SpaceToDepth"
+        case .resize: return "Resize"
+        }
+    }
+}
+
+/// The elementwise comparisons of ``Op/compare(_:)``.
+public enum Comparison: String, Sendable, Equatable, CaseIterable {
+    case equal, less, greater, lessOrEqual, greaterOrEqual
+
+    /// The ONNX operator name.
+    public var typeName: String {
+        switch self {
+        case .equal: return "Equal"
+        case .less: return "Less"
+        case .greater: return "Greater"
+        case .lessOrEqual: return "LessOrEqual"
+        case .greaterOrEqual: return "GreaterOrEqual"
         }
     }
 }

@@ -27,6 +27,23 @@ public enum UnaryFunction: Sendable, Equatable {
     case softsign
     /// `log(1 + e^x)`.
     case softplus
+    /// `-x`.
+    case neg
+    /// The largest integer not above `x`.
+    case floor
+    /// The smallest integer not below `x`.
+    case ceil
+    /// The Gauss error function.
+    case erf
+    /// `x > 0 ? gamma * x : gamma * alpha * (e^x - 1)`.
+    case selu(alpha: Float, gamma: Float)
+    /// `max(0, x) + min(0, alpha * (e^(x / alpha) - 1))`.
+    case celu(alpha: Float)
+    /// `x * tanh(softplus(x))`.
+    case mish
+    /// `x * Φ(x)` with the normal CDF `Φ(x) = (1 + erf(x / √2)) / 2`, or with
+    /// `tanh` its approximation `(1 + tanh(√(2/π) (x + 0.044715 x³))) / 2`.
+    case gelu(tanhApproximation: Bool)
 
     /// The operator's name in messages and op histograms (ONNX's where it has one).
     public var typeName: String {
@@ -45,6 +62,14 @@ public enum UnaryFunction: Sendable, Equatable {
         case .elu: return "Elu"
         case .softsign: return "Softsign"
         case .softplus: return "Softplus"
+        case .neg: return "Neg"
+        case .floor: return "Floor"
+        case .ceil: return "Ceil"
+        case .erf: return "Erf"
+        case .selu: return "Selu"
+        case .celu: return "Celu"
+        case .mish: return "Mish"
+        case .gelu: return "Gelu"
         }
     }
 }

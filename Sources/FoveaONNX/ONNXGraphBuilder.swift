@@ -12,6 +12,9 @@ struct ONNXGraphBuilder {
     let metadata: ModelMetadata
 
     func build() throws -> Graph {
+        // Name every missing operator at once, before any translation can stop at the first.
+        let unsupported = Self.unsupportedOperators(graph.node, opset: opset, domainOpsets: domainOpsets)
+        guard unsupported.isEmpty else { throw UnsupportedONNXOperator.error(unsupported, file: file) }
         let names = Self.uniqueNodeNames(graph.node)
         var initializers = try decodeInitializers()
         // Constant nodes become initializers first, so that a parameter input can
@@ -41,7 +44,18 @@ struct ONNXGraphBuilder {
 
         var nodes: [Node] = []
         for (index, proto) in graph.node.enumerated() where !isConstantNode(proto) {
-            nodes.append(try translate(proto, name: names[index], constants: constants, declaredShapes: declaredShapes))
+            switch try translate(proto, name: names[index], constants: constants, declaredShapes: declaredShapes) {
+            case .node(let node):
+                nodes.append(node)
+            case .constant(let output, let tensor):
+                // Computed at load time (ConstantOfShape, Range); later nodes may read it as a parameter.
+                guard initializers[output] == nil else {
+                    throw FoveaError(.invalidModel, "output '\(output)' is already produced elsewhere",
+                                     location: FoveaError.Location(file: file, node: names[index], opType: proto.opType, opset: opset))
+                }
+                initializers[output] = tensor
+                constants[output] = tensor
+            }
         }
 
         // Parameter inputs have been folded into ops: drop the initializers and
@@ -73,7 +87,13 @@ struct ONNXGraphBuilder {
         return tensors
     }
 
-    private func translate(_ proto: Onnx_NodeProto, name: String, constants: [String: Tensor], declaredShapes: [String: [Int]]) throws -> Node {
+    /// What one ONNX node becomes: a node, or a constant computed at load time.
+    private enum Translation {
+        case node(Node)
+        case constant(output: String, Tensor)
+    }
+
+    private func translate(_ proto: Onnx_NodeProto, name: String, constants: [String: Tensor], declaredShapes: [String: [Int]]) throws -> Translation {
         guard Self.isDefaultDomain(proto.domain) else {
             throw unsupportedOp("\(proto.domain).\(proto.opType)", opset: domainOpsets[proto.domain] ?? opset, node: name)
         }
@@ -93,7 +113,13 @@ struct ONNXGraphBuilder {
         guard let translated else {
             throw unsupportedOp(proto.opType, opset: opset, node: name)
         }
-        return Node(name: name, op: translated.op, inputs: Self.trimmed(translated.inputs), outputs: translated.outputs ?? outputs)
+        if let constant = translated.constant {
+            guard outputs.count == 1, let output = outputs.first else {
+                throw FoveaError(.invalidModel, "has \(outputs.count) outputs; expected 1", location: location)
+            }
+            return .constant(output: output, constant)
+        }
+        return .node(Node(name: name, op: translated.op, inputs: Self.trimmed(translated.inputs), outputs: translated.outputs ?? outputs))
     }
 
     /// The output name and value of a `Constant` node.

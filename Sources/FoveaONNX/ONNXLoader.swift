@@ -15,6 +15,7 @@ import SwiftProtobuf
 ///
 /// ```
 /// model.onnx: unsupported op 'FooBar' (opset 13) at node 'foo'
+/// model.onnx: 2 unsupported ops: 'Erf' (opset 13) ×2 at nodes 'a', 'b'; 'ReduceMean' (opset 13) at node 'c'
 /// model.onnx: node 'conv1' (Conv, opset 13): attribute 'group' is 0; expected >= 1
 /// ```
 public enum ONNXLoader {
@@ -70,6 +71,21 @@ public enum ONNXLoader {
             return Set(nodes.map { node in
                 ONNXGraphBuilder.isDefaultDomain(node.domain) ? node.opType : "\(node.domain).\(node.opType)"
             })
+        }
+    }
+
+    /// Every operator of the model at `path` that Fovea does not read, with
+    /// its opset and the nodes using it, in order of first use; empty when all
+    /// are supported. This is the list the load error gives, for tools that
+    /// want it as data (`fovea inspect`).
+    ///
+    /// - Throws: `FoveaError` (`.io`, `.invalidModel`, or `.unsupported` for an unsupported opset).
+    public static func unsupportedOperators(contentsOf path: String) throws -> [UnsupportedONNXOperator] {
+        let data = try readFile(path, what: "model")
+        return try FoveaError.at(FoveaError.Location(file: path)) {
+            let model = try decodeModel(data)
+            let (opset, domainOpsets) = try opsets(of: model)
+            return ONNXGraphBuilder.unsupportedOperators(model.graph.node, opset: opset, domainOpsets: domainOpsets)
         }
     }
 

@@ -49,6 +49,12 @@ struct ONNXNodeContext {
         return tensor
     }
 
+    /// Whether the present inputs at `indices` are all known at load time;
+    /// otherwise the graph computes them (see ``ComputedParameters``).
+    func parametersAreConstant(_ indices: Range<Int>) -> Bool {
+        indices.allSatisfy { index in input(index).map { constants[$0] != nil } ?? true }
+    }
+
     /// A constant int64 vector (or scalar) input, such as axes or pads.
     func constantIntegers(_ index: Int, _ role: String) throws -> [Int]? {
         guard let tensor = try constantInput(index, role) else { return nil }
@@ -82,4 +88,7 @@ struct TranslatedNode {
     var inputs: [String]
     /// `nil` keeps the node's outputs.
     var outputs: [String]? = nil
+    /// The node's one output as a constant computed at load time
+    /// (ConstantOfShape, Range): no node is emitted, and `op` is ignored.
+    var constant: Tensor? = nil
 }

@@ -19,9 +19,14 @@ extension ONNXOpTranslator {
     static func reshape(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
         try ctx.expectInputCount(1...2)
         let data = try ctx.requiredInput(0, "data")
-        _ = try ctx.requiredInput(1, "shape")
-        let shape = try ctx.constantIntegers(1, "shape") ?? []
+        let shapeInput = try ctx.requiredInput(1, "shape")
         let allowZero = try ctx.opset >= 14 ? ctx.attributes.bool("allowzero", default: false) : false
+        // A shape computed by the graph (Shape → Gather → Concat, for a dynamic
+        // batch) stays an input; planning folds it once the input shapes are known.
+        guard ctx.constants[shapeInput] != nil else {
+            return TranslatedNode(op: .withComputedParameters(.reshape(allowZero: allowZero)), inputs: [data, shapeInput])
+        }
+        let shape = try ctx.constantIntegers(1, "shape") ?? []
         guard shape.allSatisfy({ $0 >= -1 }), shape.filter({ $0 == -1 }).count <= 1 else {
             throw FoveaError(.invalidAttribute, "input 'shape' is \(shape); expected values >= -1 with at most one -1")
         }

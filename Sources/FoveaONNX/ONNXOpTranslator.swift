@@ -8,6 +8,7 @@ import FoveaCore
 enum ONNXOpTranslator {
     /// The canonical node, or `nil` if Fovea does not know `ctx.opType` at `ctx.opset`.
     static func translate(_ ctx: ONNXNodeContext) throws -> TranslatedNode? {
+        guard ONNXOperatorSupport.isSupported(ctx.opType, opset: ctx.opset) else { return nil }
         guard let translated = try translateKnown(ctx) else { return nil }
         try ctx.attributes.rejectUnread(opType: ctx.opType, opset: ctx.opset)
         let outputs = translated.outputs ?? ctx.outputs
@@ -29,9 +30,7 @@ enum ONNXOpTranslator {
         case "PRelu": return same(ctx, .prelu)
         case "HardSigmoid":
             return same(ctx, .hardSigmoid(alpha: try a.float("alpha", default: 0.2), beta: try a.float("beta", default: 0.5)))
-        case "HardSwish":
-            guard ctx.opset >= 14 else { return nil }
-            return same(ctx, .hardSwish)
+        case "HardSwish": return same(ctx, .hardSwish)
         case "Clip": return try clip(ctx)
         case "GlobalAveragePool": return same(ctx, .globalAveragePool)
         case "GlobalMaxPool": return same(ctx, .globalMaxPool)
@@ -58,7 +57,33 @@ enum ONNXOpTranslator {
         case "Identity": return same(ctx, .identity)
         case "Pad": return try pad(ctx)
         case "Shape": return try shape(ctx)
-        default: return nil
+        case "Size": return same(ctx, .size)
+        case "ArgMax": return try argMax(ctx)
+        case "LayerNormalization": return try layerNormalization(ctx)
+        case "InstanceNormalization": return try instanceNormalization(ctx)
+        case "GroupNormalization": return try groupNormalization(ctx)
+        case "Slice": return try slice(ctx)
+        case "Split": return try split(ctx)
+        case "Gather": return same(ctx, .gather(axis: try a.int("axis", default: 0)))
+        case "Expand": return try expand(ctx)
+        case "Tile": return try tile(ctx)
+        case "Where": return same(ctx, .select)
+        case "Equal": return same(ctx, .compare(.equal))
+        case "Less": return same(ctx, .compare(.less))
+        case "Greater": return same(ctx, .compare(.greater))
+        case "LessOrEqual": return same(ctx, .compare(.lessOrEqual))
+        case "GreaterOrEqual": return same(ctx, .compare(.greaterOrEqual))
+        case "Not": return same(ctx, .not)
+        case "Cast": return try cast(ctx)
+        case "DepthToSpace": return try depthToSpace(ctx)
+        case "SpaceToDepth": return try spaceToDepth(ctx)
+        case "ConstantOfShape": return try constantOfShape(ctx)
+        case "Range": return try range(ctx)
+        case "Resize": return try resize(ctx)
+        case "Upsample": return try upsample(ctx)
+        default:
+            if let reduction = reductions[ctx.opType] { return try reduce(ctx, reduction) }
+            return try elementwise(ctx).map { same(ctx, $0) }
         }
     }
 

@@ -10,11 +10,17 @@ struct Inspect: ParsableCommand {
         execution plan (backend, algorithm and memory action of every node) and \
         the arena's size; with --json, the memory plan in full (arena_bytes, \
         lower_bound_bytes, naive_bytes, scratch_bytes, every value's offset, \
-        size and steps); --svg FILE draws the arena.
+        size and steps); --svg FILE draws the arena. A model using operators \
+        Fovea does not read gets the list of all of them (count, opset, nodes) \
+        and a non-zero exit; --ops lists the ONNX operators Fovea reads, with \
+        their opsets, and needs no model.
         """)
 
     @Option(help: "The model file (.onnx or .mlmodel).")
-    var model: String
+    var model: String?
+
+    @Flag(help: "List the ONNX operators Fovea reads, with the opsets of each.")
+    var ops = false
 
     @Flag(help: "Print JSON.")
     var json = false
@@ -35,15 +41,25 @@ struct Inspect: ParsableCommand {
     @OptionGroup var optimizations: OptimizationFlags
 
     func validate() throws {
+        if ops {
+            if model != nil || plan || optimized { throw ValidationError("--ops takes no model and no other mode") }
+            return
+        }
+        guard model != nil else { throw ValidationError("give --model FILE (or --ops)") }
         if svg != nil && !plan { throw ValidationError("--svg needs --plan") }
         if let batch, batch < 1 { throw ValidationError("--batch must be at least 1") }
         if plan && optimized { throw ValidationError("choose one of --plan and --optimized") }
     }
 
+    /// The model path; ``validate()`` has checked that it is given.
+    private var modelPath: String { model ?? "" }
+
     func run() throws {
+        if ops { return try printSupportedOperators() }
+        try reportUnsupportedOperators()
         if plan { return try printPlan() }
         if optimized { return try printOptimizedGraph() }
-        let summary = try ModelSummary(modelAt: model)
+        let summary = try ModelSummary(modelAt: modelPath)
         if json {
             try printJSON(summary, [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
         } else {
@@ -52,7 +68,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func printOptimizedGraph() throws {
-        let graph = try Model(contentsOf: model, configuration: backend.configuration(optimizations)).graph
+        let graph = try Model(contentsOf: modelPath, configuration: backend.configuration(optimizations)).graph
         let nodes = graph.nodes.map { node in
             OptimizedNode(name: node.name, op: Self.describe(node.op), inputs: node.inputs, outputs: node.outputs)
         }
@@ -67,7 +83,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func printPlan() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
+        let loaded = try Model(contentsOf: modelPath, configuration: backend.configuration(optimizations))
         var shapes: [String: [Int]] = [:]
         if let batch {
             for input in loaded.graph.inputs {
@@ -81,7 +97,7 @@ struct Inspect: ParsableCommand {
         let plan = try loaded.plan(inputShapes: shapes)
         let report = PlanReport(plan)
         if let svg {
-            try ArenaDiagram.svg(plan, title: (model as NSString).lastPathComponent)
+            try ArenaDiagram.svg(plan, title: (modelPath as NSString).lastPathComponent)
                 .write(toFile: svg, atomically: true, encoding: .utf8)
         }
         if json {
@@ -96,6 +112,31 @@ struct Inspect: ParsableCommand {
         let fallbacks = plan.assignments.filter(\.isFallback).count
         if fallbacks > 0 { print("\(fallbacks) node(s) fell back to the reference backend") }
         print("arena \(report.arenaBytes) bytes (lower bound \(report.lowerBoundBytes), no planning \(report.naiveBytes), scratch \(report.scratchBytes), planned for \(report.maxThreads) thread(s))")
+    }
+
+    private func printSupportedOperators() throws {
+        if json {
+            let table = ONNXOperatorSupport.opsets.mapValues { ["first": $0.lowerBound, "last": $0.upperBound] }
+            try printJSON(table, [.sortedKeys, .prettyPrinted])
+            return
+        }
+        ONNXOperatorSupport.listing.forEach { print($0) }
+        print("\(ONNXOperatorSupport.opsets.count) ONNX operators (default domain, opsets shown are the ones Fovea reads)")
+    }
+
+    /// Lists every operator the model uses that Fovea does not read, and fails.
+    private func reportUnsupportedOperators() throws {
+        let unsupported = try ModelFile.unsupportedOperators(ofFileAt: modelPath)
+        guard !unsupported.isEmpty else { return }
+        if json {
+            try printJSON(["unsupportedOperators": unsupported], [.sortedKeys, .prettyPrinted])
+        } else {
+            print("unsupported operators (\(unsupported.count)):")
+            for op in unsupported {
+                print("  \(op.opType.padding(toLength: 24, withPad: " ", startingAt: 0)) opset \(op.opset)  ×\(op.count)  first at node '\(op.nodes[0])'")
+            }
+        }
+        throw ExitCode.failure
     }
 
     /// `Conv +relu`, `Conv +add +relu`, `Concat(axis 1)`, or the op type.

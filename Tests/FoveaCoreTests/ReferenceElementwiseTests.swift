@@ -65,8 +65,13 @@ final class ReferenceElementwiseTests: XCTestCase {
 
     func testNonFloatArithmeticIsUnsupported() throws {
         let ints = try Tensor(shape: [2], int64s: [1, 2])
-        assertFoveaError(.unsupported, "A has data type int64") {
-            try evaluate1(.add, ints, ints)
+        // Two int64 tensors add (shape arithmetic, see ReferenceShapeArithmeticTests); mixed types and bools do not.
+        assertFoveaError(.unsupported, "A has data type int64 and B float32") {
+            try evaluate1(.add, ints, try floats([2], [1, 2]))
+        }
+        let bools = Tensor(uncheckedShape: [1], storage: .bool([true]))
+        assertFoveaError(.unsupported, "A has data type bool and B bool; Mul computes on two float32 or two int64 tensors") {
+            try evaluate1(.mul, bools, bools)
         }
         assertFoveaError(.unsupported, "int64", "Sigmoid") {
             try evaluate1(.sigmoid, ints)

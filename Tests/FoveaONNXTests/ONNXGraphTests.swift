@@ -48,13 +48,20 @@ final class ONNXGraphTests: XCTestCase {
         XCTAssertTrue(graph.initializers.isEmpty)
     }
 
-    func testNonConstantReshapeShape() {
+    func testNonConstantReshapeShape() throws {
         let node = B.node("Reshape", ["data", "shape"], ["y"], name: "r")
+        // A shape computed from input shapes loads, and is folded when the types are inferred.
         let model = B.model(nodes: [B.node("Shape", ["x"], ["shape"]), node],
                             inputs: [B.valueInfo("x", dims: [2, 3]), B.valueInfo("data", dims: [3, 2])],
                             outputs: [B.valueInfo("y", dims: nil)])
-        assertFoveaError(.unsupported, containing: "test.onnx: node 'r' (Reshape, opset 13): input 'shape' of Reshape must be a constant (initializer or Constant); dynamic shapes are not supported") {
-            try B.load(model)
+        let graph = try B.load(model)
+        XCTAssertEqual(graph.nodes[1].op, .withComputedParameters(.reshape(allowZero: false)))
+        XCTAssertEqual(try graph.inferTypes()["y"], TensorType(.float32, [2, 3]))
+        // A shape fed at run time cannot be folded: a typed error when planning.
+        let fed = B.model(nodes: [node], inputs: [B.valueInfo("data", dims: [3, 2]), B.valueInfo("shape", type: .int64, dims: [2])],
+                          outputs: [B.valueInfo("y", dims: nil)])
+        assertFoveaError(.unsupported, containing: "node 'r' (Reshape, opset 13): the parameters of Reshape are computed from values known only at run time") {
+            try B.load(fed).inferTypes()
         }
     }
 

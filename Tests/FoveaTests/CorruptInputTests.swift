@@ -49,7 +49,7 @@ final class CorruptInputTests: XCTestCase {
         XCTAssertThrowsError(try Model(contentsOf: path)) { error in
             let message = String(describing: error)
             XCTAssertEqual((error as? FoveaError)?.kind, .unsupported, message)
-            XCTAssertTrue(message.contains("unsupported op 'Relx' (opset 13) at node '"), message)
+            XCTAssertTrue(message.contains("unsupported op 'Relx' (opset 13) ×26 at nodes '"), message)
             XCTAssertTrue(message.hasPrefix(path), message)
         }
     }

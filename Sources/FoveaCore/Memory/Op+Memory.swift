@@ -16,7 +16,7 @@ extension Op {
     public var isElementwise: Bool {
         switch self {
         case .relu, .leakyRelu, .prelu, .sigmoid, .hardSigmoid, .hardSwish, .clip, .unary,
-             .add, .sub, .mul, .div, .sum, .batchNormalization:
+             .add, .sub, .mul, .div, .sum, .pow, .maximum, .minimum, .batchNormalization:
             return true
         default:
             return false

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The reference backend: every operator in plain, obviously-correct Swift.
 ///
 /// It is the oracle that optimized backends are tested against, so each op
@@ -96,14 +104,16 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceActivations.run(op, args)]
         case .prelu:
             return [try ReferenceBinary.run(args, outputShape: shape) { x, slope in x < 0 ? slope * x : x }]
-        case .add:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 + $1 }]
-        case .sub:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 - $1 }]
-        case .mul:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 * $1 }]
-        case .div:
-            return [try ReferenceBinary.run(args, outputShape: shape) { $0 / $1 }]
+        case .add, .sub, .mul, .div:
+            if case .int64 = try args.tensor(0).storage {
+                return [try ReferenceBinary.integerArithmetic(op, args, outputShape: shape)]
+            }
+            switch op {
+            case .add: return [try ReferenceBinary.run(args, outputShape: shape) { $0 + $1 }]
+            case .sub: return [try ReferenceBinary.run(args, outputShape: shape) { $0 - $1 }]
+            case .mul: return [try ReferenceBinary.run(args, outputShape: shape) { $0 * $1 }]
+            default: return [try ReferenceBinary.run(args, outputShape: shape) { $0 / $1 }]
+            }
         case .sum:
             return [try ReferenceBinary.sum(args, outputShape: shape)]
         case .gemm(let attributes):
@@ -120,6 +130,9 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceNormalization.softmax(args, attributes, logarithm: true)]
         case .concat(let axis):
             return [try ReferenceLayout.concat(args, axis: axis, outputShape: shape)]
+        case .withComputedParameters(let computed):
+            // Planning folds these first, and shape inference refuses any left.
+            throw FoveaError(.unsupported, "\(computed.typeName) with computed parameters runs only after folding (Graph.foldingShapeComputations)")
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity:
             // Same elements in the same order; only the shape changes.
             return [try args.tensor(0).reshaped(shape)]
@@ -135,10 +148,57 @@ public struct ReferenceBackend: Backend {
             let x = try args.tensor(0)
             let dims = x.shape[Op.shapeSlice(rank: x.rank, start: start, end: end)].map { Int64($0) }
             return [Tensor(uncheckedShape: [dims.count], storage: .int64(dims))]
+        case .size:
+            return [Tensor(uncheckedShape: [], storage: .int64([Int64(try args.tensor(0).count)]))]
         case .unary(let function):
+            if let values = try args.tensor(0).int64s {
+                // Neg and Abs of shape values (shape inference refuses other functions on int64).
+                let x = try args.tensor(0)
+                return [Tensor(uncheckedShape: x.shape, storage: .int64(function == .neg ? values.map { 0 &- $0 } : values.map { $0 < 0 ? 0 &- $0 : $0 }))]
+            }
             return [try ReferenceUnary.run(function, args)]
         case .borderPad(let pads, let mode):
             return [try ReferenceBorderPadding.run(args, pads: pads, mode: mode, outputShape: shape)]
+        case .reduce(let attributes):
+            return [try ReferenceReduction.reduce(args, attributes, outputShape: shape)]
+        case .argMax(let axis, _, let selectLastIndex):
+            return [try ReferenceReduction.argMax(args, axis: axis, selectLastIndex: selectLastIndex, outputShape: shape)]
+        case .pow:
+            return [try ReferenceBinary.run(args, outputShape: shape) { powf($0, $1) }]
+        case .maximum:
+            return [try ReferenceBinary.extremum(args, outputShape: shape, largest: true)]
+        case .minimum:
+            return [try ReferenceBinary.extremum(args, outputShape: shape, largest: false)]
+        case .layerNormalization(let axis, let epsilon):
+            return try ReferenceFeatureNormalization.layer(args, axis: axis, epsilon: epsilon, outputTypes: outputTypes)
+        case .instanceNormalization(let epsilon):
+            return [try ReferenceFeatureNormalization.instance(args, epsilon: epsilon)]
+        case .groupNormalization(let groups, let epsilon, let perChannel):
+            return [try ReferenceFeatureNormalization.group(args, groups: groups, epsilon: epsilon, perChannel: perChannel)]
+        case .slice(let starts, let ends, let axes, let steps):
+            return [try ReferenceDataMovement.slice(args, starts: starts, ends: ends, axes: axes, steps: steps)]
+        case .split(let axis, let sizes):
+            return try ReferenceDataMovement.split(args, axis: axis, sizes: sizes, outputCount: outputTypes.count)
+        case .gather(let axis):
+            return [try ReferenceDataMovement.gather(args, axis: axis, outputShape: shape)]
+        case .expand:
+            return [try ReferenceDataMovement.expand(args, outputShape: shape)]
+        case .tile:
+            return [try ReferenceDataMovement.tile(args, outputShape: shape)]
+        case .depthToSpace(let block, let columnRowDepth):
+            return [try ReferenceDataMovement.depthToSpace(args, block: block, columnRowDepth: columnRowDepth, outputShape: shape)]
+        case .spaceToDepth(let block):
+            return [try ReferenceDataMovement.spaceToDepth(args, block: block, outputShape: shape)]
+        case .select:
+            return [try ReferenceLogical.select(args, outputShape: shape)]
+        case .compare(let comparison):
+            return [try ReferenceLogical.compare(comparison, args, outputShape: shape)]
+        case .not:
+            return [try ReferenceLogical.not(args)]
+        case .cast(let target):
+            return [try ReferenceLogical.cast(args, to: target)]
+        case .resize(let attributes):
+            return [try ReferenceResize.run(args, attributes)]
         }
     }
 }

@@ -31,8 +31,31 @@ enum ReferenceUnary {
         case .elu(let alpha): return { $0 >= 0 ? $0 : alpha * (expf($0) - 1) }
         case .softsign: return { $0 / (1 + Swift.abs($0)) }
         case .softplus:
-            // log(1 + e^x) = max(x, 0) + log(1 + e^-|x|), which never overflows.
-            return { Swift.max($0, 0) + log1pf(expf(-Swift.abs($0))) }
+            return softplus
+        case .neg: return { -$0 }
+        case .floor: return { floorf($0) }
+        case .ceil: return { ceilf($0) }
+        case .erf: return { erff($0) }
+        case .selu(let alpha, let gamma):
+            return { $0 > 0 ? gamma * $0 : gamma * (alpha * expf($0) - alpha) }
+        case .celu(let alpha):
+            return { Swift.max(0, $0) + Swift.min(0, alpha * (expf($0 / alpha) - 1)) }
+        case .mish:
+            // At -inf the product is -inf * 0; the limit is 0.
+            return { $0 == -.infinity ? 0 : $0 * tanhf(softplus($0)) }
+        case .gelu(let tanhApproximation):
+            // At -inf both forms are -inf * 0; the limit is 0.
+            if tanhApproximation {
+                // √(2/π); the cube term as the ONNX definition writes it.
+                let scale = Float(0.7978845608028654)
+                return { $0 == -.infinity ? 0 : 0.5 * $0 * (1 + tanhf(scale * ($0 + 0.044715 * $0 * $0 * $0))) }
+            }
+            return { $0 == -.infinity ? 0 : 0.5 * $0 * (1 + erff($0 * Float(0.7071067811865476))) }
         }
+    }
+
+    /// `log(1 + e^x)` as `max(x, 0) + log(1 + e^-|x|)`, which never overflows.
+    static func softplus(_ x: Float) -> Float {
+        Swift.max(x, 0) + log1pf(expf(-Swift.abs(x)))
     }
 }

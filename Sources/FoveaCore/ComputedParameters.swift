@@ -1,0 +1,83 @@
+/// An operator whose parameters — a Reshape's target, an Expand's shape, a
+/// Slice's bounds, a ConstantOfShape's shape — are computed by the graph, as
+/// exporters write them for a dynamic batch (`Shape → Gather → Concat → …`).
+///
+/// The parameters are int64 tensor inputs after the data input (ConstantOfShape
+/// has no data input). Once the input shapes are fixed,
+/// ``Graph/foldingShapeComputations(inputShapes:)`` computes them and turns the
+/// node into the ordinary operator (``resolved(_:)``).
+public enum ComputedParameters: Sendable, Equatable {
+    /// Inputs: data, shape.
+    case reshape(allowZero: Bool)
+    /// Inputs: input, shape.
+    case expand
+    /// Inputs: data, starts, ends, axes?, steps?.
+    case slice
+    /// Inputs: shape. The output is filled with `value`'s one element, of its type.
+    case constantOfShape(value: Tensor)
+
+    /// The ONNX operator name.
+    public var typeName: String {
+        switch self {
+        case .reshape: return "Reshape"
+        case .expand: return "Expand"
+        case .slice: return "Slice"
+        case .constantOfShape: return "ConstantOfShape"
+        }
+    }
+
+    /// The index of the first parameter input; the inputs before it are data.
+    public var firstParameter: Int {
+        if case .constantOfShape = self { return 0 }
+        return 1
+    }
+
+    /// How many inputs a node may have.
+    var inputArity: ClosedRange<Int> {
+        switch self {
+        case .reshape, .expand: return 2...2
+        case .slice: return 3...5
+        case .constantOfShape: return 1...1
+        }
+    }
+
+    /// The ordinary operator for the parameter values (one per parameter
+    /// input, `nil` for an absent optional one), reading only the data inputs.
+    /// ConstantOfShape has none: see ``constant(shape:)``.
+    public func resolved(_ parameters: [[Int]?]) throws -> Op {
+        func required(_ index: Int, _ role: String) throws -> [Int] {
+            guard index < parameters.count, let values = parameters[index] else {
+                throw FoveaError(.invalidModel, "required input '\(role)' is missing")
+            }
+            return values
+        }
+        switch self {
+        case .reshape(let allowZero): return .reshape(shape: try required(0, "shape"), allowZero: allowZero)
+        case .expand: return .expand(shape: try required(0, "shape"))
+        case .slice:
+            return .slice(starts: try required(0, "starts"), ends: try required(1, "ends"),
+                          axes: parameters.count > 2 ? parameters[2] : nil, steps: parameters.count > 3 ? parameters[3] : nil)
+        case .constantOfShape:
+            throw FoveaError(.invalidModel, "ConstantOfShape becomes a constant, not an operator")
+        }
+    }
+
+    /// The most elements a folded ConstantOfShape may have, so that a model
+    /// cannot make planning allocate without bound.
+    public static let maximumConstantElements = 1 << 26
+
+    /// ConstantOfShape's output for `shape`.
+    public func constant(shape: [Int]) throws -> Tensor {
+        guard case .constantOfShape(let value) = self else {
+            throw FoveaError(.invalidModel, "\(typeName) is not a constant")
+        }
+        guard shape.allSatisfy({ $0 >= 0 }), let count = checkedProduct(shape), count <= Self.maximumConstantElements else {
+            throw FoveaError(.invalidModel, "shape \(shape) is negative or has more than \(Self.maximumConstantElements) elements")
+        }
+        switch value.storage {
+        case .float32(let v): return try Tensor(shape: shape, storage: .float32([Float](repeating: v.first ?? 0, count: count)))
+        case .int64(let v): return try Tensor(shape: shape, storage: .int64([Int64](repeating: v.first ?? 0, count: count)))
+        case .bool(let v): return try Tensor(shape: shape, storage: .bool([Bool](repeating: v.first ?? false, count: count)))
+        }
+    }
+}
