@@ -7,6 +7,7 @@ import Foundation
 enum ModelInputs {
     /// A tensor from a `.npy` or ONNX `.pb` file.
     static func tensor(at path: String) throws -> Tensor {
+        try refuseSpecialFile(path)
         switch (path as NSString).pathExtension.lowercased() {
         case "npy": return try NumpyFile.read(contentsOf: path)
         case "pb": return try ONNXTensorFile.read(contentsOf: path).tensor
@@ -25,6 +26,7 @@ enum ModelInputs {
         }
         var feeds: [String: Tensor] = [:]
         for (input, path) in zip(inputs, paths) {
+            try refuseSpecialFile(path)
             let ext = (path as NSString).pathExtension.lowercased()
             if ImageFiles.extensions.contains(ext) {
                 guard model.modelDescription.imageInput?.name == input.name else {
@@ -37,6 +39,13 @@ enum ModelInputs {
             }
         }
         return feeds
+    }
+
+    /// A device, FIFO or directory given as an input is named as such, whatever its name ends with.
+    static func refuseSpecialFile(_ path: String) throws {
+        if case let kind?? = try? FileContents.specialKind(ofFileAt: path) {
+            throw FoveaError(.io, "is \(kind), not a regular file; expected an input tensor (.npy, .pb) or a photo", location: .init(file: path))
+        }
     }
 
     /// The graph inputs' names, for messages.

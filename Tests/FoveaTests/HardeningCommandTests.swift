@@ -193,13 +193,18 @@ final class HardeningCommandTests: XCTestCase {
         XCTAssertEqual(dir.status, 1)
         assertErrorLine(dir.stderr, contains: ["is a directory, not a regular file"])
 
+        for command in [["run", "--output", "y.npy"], ["parity"], ["bench"]] {
+            let device = try fovea(command + ["--model", try reluModel(side: 2), "--input", "/dev/zero"])
+            XCTAssertEqual(device.status, 1, "\(command): \(device.stderr)")
+            assertErrorLine(device.stderr, contains: ["/dev/zero: is a character device, not a regular file; expected an input tensor"])
+        }
         let input = try fovea(["run", "--model", try reluModel(side: 2), "--input", "/dev/zero.npy", "--output", "y.npy"])
         XCTAssertEqual(input.status, 1)
         assertErrorLine(input.stderr, contains: ["/dev/zero.npy: no such file"])
     }
 
     func testImageBombsFailFastInClassify() throws {
-        // 16000×16000 RGB declared in a 61-byte PNG (valid chunks and CRCs).
+        // 16000×16000 RGB declared in a 68-byte PNG (valid chunks and CRCs).
         let png = directory.appendingPathComponent("bomb.png").path
         try pngBomb(width: 16000, height: 16000).write(to: URL(fileURLWithPath: png))
         let result = try fovea(["classify", "--model", TestData.model("squeezenet1.1.onnx"), png], seconds: 3)
