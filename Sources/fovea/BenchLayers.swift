@@ -30,7 +30,7 @@ extension Bench {
         let backends = try LayerBenchmark.backends(named: layerBackends.map(BackendOptions.backendNames),
                                                    registry: configuration.registry)
         let benchmark = try LayerBenchmark(model: loaded)
-        let threads = ThreadCount.used(backend.threads) ?? RunContext.defaultThreadCount
+        let threads = configuration.threads ?? RunContext.defaultThreadCount  // clamped, warned once
         let result = try benchmark.run(backends: backends, threads: threads, runs: runs, warmup: warmup)
         let name = (model as NSString).lastPathComponent
         if let svg {
