@@ -107,6 +107,6 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTestSupport", "CMallocCounter"]),
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaONNX", "FoveaTestSupport", "CMallocCounter"]),
     ]
 )

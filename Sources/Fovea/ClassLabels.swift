@@ -11,9 +11,7 @@ public struct ClassLabels: Sendable, Equatable {
     /// Reads a labels file: one label per line, line i naming class i.
     /// A trailing newline is allowed; blank lines inside the file are kept as empty labels.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FoveaError(.io, "cannot read labels file", location: .init(file: path))
-        }
+        let data = try FileContents.read(path, expected: "a labels file (one label per line)")
         guard let text = String(data: data, encoding: .utf8) else {
             throw FoveaError(.invalidArgument, "labels file is not UTF-8 text", location: .init(file: path))
         }

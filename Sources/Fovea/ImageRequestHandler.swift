@@ -19,9 +19,13 @@ public final class ImageRequestHandler: Sendable {
     ///   EXIF Orientation tag (`.up` when there is none).
     /// - Throws: `.io` for a missing or unreadable file, `.invalidImage` for an
     ///   unsupported, truncated or corrupt one; the message names the file.
-    public convenience init(contentsOf path: String, orientation: ImageOrientation? = nil) throws {
+    ///
+    /// - Parameter limits: the largest image accepted (default 100 megapixels),
+    ///   checked from the file's header before decoding.
+    public convenience init(contentsOf path: String, orientation: ImageOrientation? = nil,
+                            limits: ImageDecodingLimits = .default) throws {
         let data = try ImageDecoder.data(contentsOf: path)
-        try self.init(data: data, orientation: orientation, source: path)
+        try self.init(data: data, orientation: orientation, source: path, limits: limits)
     }
 
     /// Decodes the image file at a file URL.
@@ -33,8 +37,9 @@ public final class ImageRequestHandler: Sendable {
     }
 
     /// Decodes an encoded image in memory; `source` names it in error messages.
-    public convenience init(data: Data, orientation: ImageOrientation? = nil, source: String? = nil) throws {
-        let decoded = try ImageDecoder.decode(data: data, fileName: source)
+    public convenience init(data: Data, orientation: ImageOrientation? = nil, source: String? = nil,
+                            limits: ImageDecodingLimits = .default) throws {
+        let decoded = try ImageDecoder.decode(data: data, fileName: source, limits: limits)
         let applied = orientation ?? EXIFOrientation.read(from: data) ?? .up
         self.init(image: decoded, orientation: applied, source: source)
     }

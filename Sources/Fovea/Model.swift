@@ -53,7 +53,7 @@ public final class Model: Sendable {
         }
         let plans = PlanCache(graph: optimized, backends: try configuration.resolvedBackends(),
                               memoryOptions: configuration.optimizations.memoryOptions,
-                              maxThreads: configuration.maxThreads)
+                              maxThreads: configuration.maxThreads, memoryLimit: configuration.memoryLimit)
         try self.init(graph: optimized, path: path, configuration: configuration,
                       description: description ?? ModelDescription(graph: graph), plans: plans)
     }
@@ -146,14 +146,16 @@ private final class PlanCache: @unchecked Sendable {
     private let backends: [any Backend]
     private let memoryOptions: MemoryPlan.Options
     private let maxThreads: Int
+    private let memoryLimit: MemoryLimit
     private let lock = NSLock()
     private var plans: [[String: [Int]]: ExecutionPlan] = [:]
 
-    init(graph: Graph, backends: [any Backend], memoryOptions: MemoryPlan.Options, maxThreads: Int) {
+    init(graph: Graph, backends: [any Backend], memoryOptions: MemoryPlan.Options, maxThreads: Int, memoryLimit: MemoryLimit) {
         self.graph = graph
         self.backends = backends
         self.memoryOptions = memoryOptions
         self.maxThreads = maxThreads
+        self.memoryLimit = memoryLimit
     }
 
     func plan(for shapes: [String: [Int]]) throws -> ExecutionPlan {
@@ -163,7 +165,7 @@ private final class PlanCache: @unchecked Sendable {
         }
         if let plan = lock.withLock({ plans[key] }) { return plan }
         let plan = try ExecutionPlan(graph: graph, inputShapes: key, backends: backends,
-                                     memoryOptions: memoryOptions, maxThreads: maxThreads)
+                                     memoryOptions: memoryOptions, maxThreads: maxThreads, memoryLimit: memoryLimit)
         lock.withLock { plans[key] = plan }
         return plan
     }

@@ -5,19 +5,31 @@ public struct ModelConfiguration: Sendable {
     /// SIMD backend (nodes it cannot run fall back to the reference backend),
     /// or `nil` for the registry's default order.
     public var backends: [String]?
-    /// Intra-op threads per run; `nil` uses every core.
+    /// Intra-op threads per run; `nil` uses every core. More than the
+    /// machine's active cores is clamped to them (``effectiveThreads``).
     public var threads: Int?
     /// Where backend names are looked up.
     public var registry: BackendRegistry
     /// Graph passes and memory savings; all on by default.
     public var optimizations: OptimizationOptions
+    /// The most memory one run of the model may need (arena, weights, inputs),
+    /// checked from the shapes before any plan allocates: by default half of
+    /// the machine's memory (see ``MemoryLimit``).
+    public var memoryLimit: MemoryLimit
 
     public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
-                optimizations: OptimizationOptions = OptimizationOptions()) {
+                optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default) {
         self.backends = backends
         self.threads = threads
         self.registry = registry
         self.optimizations = optimizations
+        self.memoryLimit = memoryLimit
+    }
+
+    /// The threads a run uses: ``threads`` clamped to `1 ... ` the machine's
+    /// active cores, or every core when `nil`.
+    public var effectiveThreads: Int {
+        RunContext.clampedThreadCount(threads ?? RunContext.defaultThreadCount)
     }
 
     /// The backends this configuration selects, in preference order.
@@ -30,11 +42,11 @@ public struct ModelConfiguration: Sendable {
     /// The most threads a run of this configuration uses: plans size their
     /// workspaces for it.
     public var maxThreads: Int {
-        Swift.max(threads ?? 1, RunContext.defaultThreadCount)
+        RunContext.defaultThreadCount
     }
 
-    /// The run context for ``threads``.
+    /// The run context for ``effectiveThreads``.
     public var runContext: RunContext {
-        threads.map { RunContext(threads: $0) } ?? RunContext()
+        RunContext(threads: effectiveThreads)
     }
 }

@@ -69,9 +69,7 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
     /// Reads a sidecar file. Throws `.io` if it cannot be read and
     /// `.invalidArgument` (naming the file) if it is not valid sidecar JSON.
     public init(contentsOf path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FoveaError(.io, "cannot read the sidecar file", location: .init(file: path))
-        }
+        let data = try FileContents.read(path, expected: "a sidecar file (JSON)")
         let sidecar = try FoveaError.at(.init(file: path)) {
             try ModelSidecar(json: data, baseDirectory: (path as NSString).deletingLastPathComponent)
         }

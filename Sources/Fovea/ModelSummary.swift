@@ -111,7 +111,8 @@ public struct ModelSummary: Sendable, Codable, Equatable {
         }
     }
 
-    /// A human-readable report.
+    /// A human-readable report; text from the file (names, metadata) has its
+    /// control characters escaped (``SafeText``).
     public var text: String {
         var lines: [String] = []
         func row(_ key: String, _ value: String) { lines.append(key.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }
@@ -145,7 +146,7 @@ public struct ModelSummary: Sendable, Codable, Equatable {
             .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         row("Parameters", "\(Self.grouped(parameterCount)) (\(Self.bytes(parameterBytes)))")
         row("Multiply-adds", multiplyAccumulates.map { "\(Self.grouped($0)) per image (\(String(format: "%.1f", Double($0) / 1e6)) M)" } ?? "unknown (shapes cannot be inferred)")
-        return lines.joined(separator: "\n")
+        return lines.map(SafeText.escaped).joined(separator: "\n")
     }
 
     /// `data  float32 1×3×224×224`, or for a Core ML feature `image  Image (Color 224×224)  — description`.

@@ -8,9 +8,7 @@ public enum NumpyFile {
 
     /// Reads the `.npy` file at `path`.
     public static func read(contentsOf path: String) throws -> Tensor {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw FoveaError(.io, "cannot read file", location: .init(file: path))
-        }
+        let data = try FileContents.read(path, expected: "a NumPy .npy file")
         return try FoveaError.at(.init(file: path)) { try decode(data) }
     }
 

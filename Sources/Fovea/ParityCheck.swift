@@ -47,14 +47,24 @@ public struct ParityCheck: Sendable {
     /// Compares each of `backends` with the reference backend on `inputs`.
     public func run(inputs: [String: Tensor], backends: [any Backend]) throws -> [BackendReport] {
         let shapes = inputs.mapValues(\.shape)
-        let context = threads.map { RunContext(threads: $0) } ?? RunContext()
+        let context = RunContext(threads: RunContext.clampedThreadCount(threads ?? RunContext.defaultThreadCount))
         let memoryOptions = model.configuration.optimizations.memoryOptions
-        let baseline = try ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [ReferenceBackend()],
-                                         memoryOptions: memoryOptions)
+        let limit = model.configuration.memoryLimit
+        let location = FoveaError.Location(file: model.path.isEmpty ? nil : model.path)
+        let baseline = try FoveaError.at(location) {
+            try ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [ReferenceBackend()],
+                              memoryOptions: memoryOptions, memoryLimit: limit)
             .runKeepingAllValues(inputs, context: context)
+        }
+        return try FoveaError.at(location) { try compare(inputs: inputs, shapes: shapes, baseline: baseline, backends: backends,
+                                                         context: context, memoryOptions: memoryOptions, limit: limit) }
+    }
+
+    private func compare(inputs: [String: Tensor], shapes: [String: [Int]], baseline: [String: Tensor], backends: [any Backend],
+                         context: RunContext, memoryOptions: MemoryPlan.Options, limit: MemoryLimit) throws -> [BackendReport] {
         return try backends.map { backend in
             let plan = try ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [backend],
-                                         memoryOptions: memoryOptions, maxThreads: context.threads)
+                                         memoryOptions: memoryOptions, maxThreads: context.threads, memoryLimit: limit)
             let values = try plan.runKeepingAllValues(inputs, context: context)
             var nodes: [NodeReport] = []
             var bound: [String: Float] = [:]

@@ -24,6 +24,12 @@ public final class ExecutionPlan: Sendable {
     /// The most threads a run uses: workspaces are planned for this many, and
     /// a run that asks for more gets this many.
     public let maxThreads: Int
+    /// The limit this plan was checked against (see ``MemoryLimit``).
+    public let memoryLimit: MemoryLimit
+    /// What one run needs: the arena, the constant block and the inputs.
+    public var requiredBytes: Int { memory.arenaBytes + memory.constantBytes + inputBytes }
+    /// The graph inputs' bytes for this plan's shapes.
+    public let inputBytes: Int
     private let steps: [Step]
     private let pool: ArenaPool
     /// The plan with no memory reuse that ``runKeepingAllValues(_:context:)`` needs, made on first use.
@@ -57,18 +63,27 @@ public final class ExecutionPlan: Sendable {
     ///   - memoryOptions: the memory planner's switches (reuse, Concat elision).
     ///   - maxThreads: the most threads a run will use (workspaces are sized
     ///     for it); the machine's active cores when `nil`.
+    ///   - memoryLimit: the most bytes one run may need (inputs, arena and
+    ///     constants); checked from the shapes before anything is allocated.
     /// - Throws: `FoveaError` if the graph is malformed, its shapes do not fit,
-    ///   or a backend fails to prepare a node.
+    ///   a backend fails to prepare a node, or (`.limitExceeded`) the plan needs
+    ///   more memory than `memoryLimit`.
     public init(graph: Graph, inputShapes: [String: [Int]] = [:], backends: [any Backend] = [],
-                memoryOptions: MemoryPlan.Options = MemoryPlan.Options(), maxThreads: Int? = nil) throws {
+                memoryOptions: MemoryPlan.Options = MemoryPlan.Options(), maxThreads: Int? = nil,
+                memoryLimit: MemoryLimit = .default) throws {
         try graph.validateStructure()
+        // Inputs are checked against the limit before anything is inferred from them.
+        let inputBytes = try Self.checkInputs(graph: graph, inputShapes: inputShapes, limit: memoryLimit)
         // Shapes the graph computes from its input shapes become constants first.
         let (graph, types) = graph.hasComputedShapes
             ? try graph.foldingShapeComputations(inputShapes: inputShapes)
             : (graph, try graph.inferTypes(inputShapes: inputShapes))
+        try Self.checkValues(graph: graph, types: types, inputBytes: inputBytes, limit: memoryLimit)
         self.graph = graph
         self.valueTypes = types
         self.maxThreads = Swift.max(1, maxThreads ?? RunContext.defaultThreadCount)
+        self.memoryLimit = memoryLimit
+        self.inputBytes = inputBytes
 
         let referenceRequested = backends.contains { $0.name == ReferenceBackend.name }
         let candidates = backends.filter { $0.name != ReferenceBackend.name } + [ReferenceBackend()]
@@ -103,13 +118,70 @@ public final class ExecutionPlan: Sendable {
         let memory = try MemoryPlanner.plan(graph: graph, types: types, steps: infos, options: memoryOptions,
                                             maxThreads: self.maxThreads)
         self.memory = memory
+        // Before the constant block and any arena are allocated.
+        try memoryLimit.check(Self.sum([memory.arenaBytes, memory.constantBytes, inputBytes]), for: "the execution plan",
+                              detail: " (arena \(MemoryLimit.format(memory.arenaBytes)), constants \(MemoryLimit.format(memory.constantBytes)), inputs \(MemoryLimit.format(inputBytes)))")
         let constants = ConstantBlock(graph: graph, offsets: memory.constantOffsets, bytes: memory.constantBytes)
         self.pool = ArenaPool { ExecutionState(memory: memory, constants: constants) }
         var keeping = memoryOptions
         keeping.reuseMemory = false
         self.keepingPlan = KeepingPlan(graph: graph, types: types, steps: infos, options: keeping,
                                        maxThreads: self.maxThreads, constants: constants,
+                                       limit: memoryLimit, otherBytes: memory.constantBytes + inputBytes,
                                        existing: memoryOptions.reuseMemory ? nil : (memory, pool))
+    }
+
+    /// The graph inputs' total bytes for `inputShapes` (else their declared
+    /// shapes), checked against `limit` before shape inference.
+    static func checkInputs(graph: Graph, inputShapes: [String: [Int]], limit: MemoryLimit) throws -> Int {
+        var sizes: [Int?] = []
+        for input in graph.inputs {
+            guard let shape = inputShapes[input.name] ?? input.knownShape else { continue }
+            let type = TensorType(input.dataType, shape)
+            let bytes = MemoryLimit.bytes(of: type)
+            try limit.check(bytes, for: "input '\(input.name)' (\(type))")
+            sizes.append(bytes)
+        }
+        let total = sum(sizes)
+        try limit.check(total, for: "the inputs together")
+        return total ?? Int.max
+    }
+
+    /// Refuses, before any backend prepares anything, a plan whose inputs,
+    /// initializers and largest intermediate value already exceed `limit`.
+    static func checkValues(graph: Graph, types: [String: TensorType], inputBytes: Int, limit: MemoryLimit) throws {
+        let constants = sum(graph.initializers.values.map { MemoryLimit.bytes(of: TensorType($0.dataType, $0.shape)) })
+        try limit.check(constants, for: "the initializers (weights)")
+        var largest: (bytes: Int, what: String, node: Node)?
+        for node in graph.nodes {
+            for output in node.outputs where !output.isEmpty {
+                guard let type = types[output] else { continue }
+                let what = "value '\(output)' (\(type))"
+                guard let bytes = MemoryLimit.bytes(of: type) else {
+                    try FoveaError.at(graph.location(of: node)) { try limit.check(nil, for: what) }
+                    continue
+                }
+                if bytes > largest?.bytes ?? -1 { largest = (bytes, what, node) }
+            }
+        }
+        guard let largest else { return }
+        // Inputs and weights stay alive while the largest value is written.
+        try FoveaError.at(graph.location(of: largest.node)) {
+            try limit.check(largest.bytes, for: largest.what)
+            try limit.check(sum([largest.bytes, inputBytes, constants]), for: "\(largest.what) with the inputs and weights")
+        }
+    }
+
+    /// The sum, or `nil` when an entry is `nil` or the sum overflows.
+    static func sum(_ values: [Int?]) -> Int? {
+        var total = 0
+        for value in values {
+            guard let value else { return nil }
+            let (result, overflow) = total.addingReportingOverflow(value)
+            if overflow { return nil }
+            total = result
+        }
+        return total
     }
 
     /// The plan's graph inputs with their concrete types, in declaration order.
@@ -245,11 +317,14 @@ public final class ExecutionPlan: Sendable {
         private let make: () throws -> (MemoryPlan, ArenaPool)
 
         init(graph: Graph, types: [String: TensorType], steps: [MemoryPlanner.StepInfo], options: MemoryPlan.Options,
-             maxThreads: Int, constants: ConstantBlock, existing: (MemoryPlan, ArenaPool)?) {
+             maxThreads: Int, constants: ConstantBlock, limit: MemoryLimit, otherBytes: Int, existing: (MemoryPlan, ArenaPool)?) {
             made = existing
             make = {
                 let memory = try MemoryPlanner.plan(graph: graph, types: types, steps: steps, options: options,
                                                     maxThreads: maxThreads)
+                try limit.check(ExecutionPlan.sum([memory.arenaBytes, otherBytes]),
+                                for: "the plan that keeps every value (for comparing backends node by node)",
+                                detail: " (arena \(MemoryLimit.format(memory.arenaBytes)))")
                 return (memory, ArenaPool { ExecutionState(memory: memory, constants: constants) })
             }
         }

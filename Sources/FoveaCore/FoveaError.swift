@@ -25,6 +25,9 @@ public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible {
         case io
         /// An argument passed by the caller is wrong (a missing input, a bad option).
         case invalidArgument
+        /// A model, an input or an image needs more than a configured limit
+        /// (``MemoryLimit``, the image decoder's pixel limit); refused before allocating.
+        case limitExceeded
     }
 
     /// Where the error happened. Every field is optional; the loader and the
@@ -53,8 +56,15 @@ public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible {
         self.location = location
     }
 
-    /// A one-line message: `file: node 'name' (OpType, opset N): message`.
+    /// A one-line message: `file: node 'name' (OpType, opset N): message`,
+    /// safe to print: names from files may hold control characters, which are
+    /// spelled out (``SafeText``).
     public var description: String {
+        SafeText.escaped(rawDescription)
+    }
+
+    /// ``description`` before its control characters are escaped.
+    var rawDescription: String {
         var prefix = ""
         if let file = location.file { prefix += "\(file): " }
         if let node = location.node {

@@ -38,7 +38,7 @@ extension Graph {
             }
             for (index, input) in node.inputs.enumerated() where !input.isEmpty {
                 guard defined.contains(input) else {
-                    throw FoveaError(.invalidModel, "input \(index) '\(input)' is not produced by any earlier node, graph input or initializer", location: location)
+                    throw undefinedInputError(index: index, input: input, node: node)
                 }
             }
             for index in 0..<node.op.requiredInputCount where node.input(index) == nil {
@@ -59,6 +59,58 @@ extension Graph {
         for output in outputs where !defined.contains(output.name) {
             throw FoveaError(.invalidModel, "graph output '\(output.name)' is never produced")
         }
+    }
+}
+
+extension Graph {
+    /// Why `node`'s input `input` is not defined before it: a cycle through the
+    /// graph (naming its nodes), a later producer (nodes out of order), or no producer.
+    func undefinedInputError(index: Int, input: String, node: Node) -> FoveaError {
+        let location = location(of: node)
+        if let cycle = cycle() {
+            let names = (cycle + [cycle[0]]).map { "'\($0.name)' (\($0.op.typeName))" }.joined(separator: " -> ")
+            return FoveaError(.invalidModel, "the graph has a cycle: \(names)")
+        }
+        if let producer = nodes.first(where: { $0.outputs.contains(input) }) {
+            return FoveaError(.invalidModel, "input \(index) '\(input)' is produced by node '\(producer.name)', which comes later; nodes must be in topological order", location: location)
+        }
+        return FoveaError(.invalidModel, "input \(index) '\(input)' is not produced by any node, graph input or initializer", location: location)
+    }
+
+    /// The nodes on one cycle of the graph (each feeds the next, the last
+    /// feeds the first), or `nil` when the graph is acyclic.
+    public func cycle() -> [Node]? {
+        var producer: [String: Int] = [:]
+        for (index, node) in nodes.enumerated() {
+            for output in node.outputs where !output.isEmpty { producer[output] = index }
+        }
+        // Edges from a node to the nodes producing its inputs; iterative depth-first search.
+        let predecessors = nodes.map { node in node.inputs.compactMap { producer[$0] } }
+        var state = [UInt8](repeating: 0, count: nodes.count)  // 0 new, 1 on the stack, 2 done
+        for root in nodes.indices where state[root] == 0 {
+            var stack: [(node: Int, next: Int)] = [(root, 0)]
+            state[root] = 1
+            while let top = stack.last {
+                let edges = predecessors[top.node]
+                if top.next == edges.count {
+                    state[top.node] = 2
+                    stack.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let target = edges[top.next]
+                if state[target] == 1 {
+                    // The stack from `target` up is the cycle, walked against the data flow.
+                    let start = stack.firstIndex { $0.node == target }!
+                    return stack[start...].map { nodes[$0.node] }.reversed()
+                }
+                if state[target] == 0 {
+                    state[target] = 1
+                    stack.append((target, 0))
+                }
+            }
+        }
+        return nil
     }
 }
 

@@ -21,22 +21,9 @@ public enum CoreMLLoader {
     ///
     /// - Throws: `FoveaError` (`.io`, `.invalidModel`, `.unsupported`, `.invalidAttribute`, `.shapeMismatch`).
     public static func load(contentsOf path: String) throws -> CoreMLModel {
-        let location = FoveaError.Location(file: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FoveaError(.io, "no such file; expected a Core ML model (.mlmodel)", location: location)
-        }
-        guard !isDirectory.boolValue else {
-            let hint = path.hasSuffix(".mlpackage") || path.hasSuffix(".mlpackage/")
-                ? " (an .mlpackage holds an ML Program, which Fovea does not run; Fovea reads NeuralNetwork .mlmodel files)" : ""
-            throw FoveaError(.io, "is a directory; expected a Core ML .mlmodel file\(hint)", location: location)
-        }
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw FoveaError(.io, "cannot read the file: \(error.localizedDescription)", location: location)
-        }
+        let hint = path.hasSuffix(".mlpackage") || path.hasSuffix(".mlpackage/")
+            ? " (an .mlpackage holds an ML Program, which Fovea does not run; Fovea reads NeuralNetwork .mlmodel files)" : ""
+        let data = try FileContents.read(path, expected: "a Core ML model (.mlmodel)", directoryHint: hint)
         return try load(data: data, fileName: path)
     }
 

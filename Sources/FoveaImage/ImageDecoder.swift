@@ -19,13 +19,16 @@ public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
 /// complete, valid image. Decoding is thread-safe.
 public enum ImageDecoder {
     /// Reads and decodes the image file at `path`.
-    public static func decode(contentsOf path: String) throws -> RGBImage {
+    ///
+    /// - Parameter limits: the largest image accepted, checked from the header
+    ///   before decoding (`.limitExceeded` above it).
+    public static func decode(contentsOf path: String, limits: ImageDecodingLimits = .default) throws -> RGBImage {
         let data = try readFile(path)
-        return try decode(data: data, fileName: path)
+        return try decode(data: data, fileName: path, limits: limits)
     }
 
     /// Decodes an encoded image held in memory; `fileName`, if given, is used in error messages.
-    public static func decode(data: Data, fileName: String? = nil) throws -> RGBImage {
+    public static func decode(data: Data, fileName: String? = nil, limits: ImageDecodingLimits = .default) throws -> RGBImage {
         try FoveaError.at(FoveaError.Location(file: fileName)) {
             guard !data.isEmpty else {
                 throw FoveaError(.invalidImage, "image is empty (0 bytes)")
@@ -34,9 +37,9 @@ public enum ImageDecoder {
                 throw FoveaError(.invalidImage, "not a JPEG, PNG or PPM image (starts with \(describeLeadingBytes(data)))")
             }
             switch format {
-            case .jpeg: return try JPEGDecoder.decode(data)
-            case .png: return try PNGDecoder.decode(data)
-            case .ppm: return try PPMDecoder.decode(data)
+            case .jpeg: return try JPEGDecoder.decode(data, limits: limits)
+            case .png: return try PNGDecoder.decode(data, limits: limits)
+            case .ppm: return try PPMDecoder.decode(data, limits: limits)
             }
         }
     }
@@ -69,18 +72,6 @@ public enum ImageDecoder {
 
     /// The whole file, or a `.io` error naming the file and the reason.
     static func readFile(_ path: String) throws -> Data {
-        let location = FoveaError.Location(file: path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FoveaError(.io, "no such file", location: location)
-        }
-        guard !isDirectory.boolValue else {
-            throw FoveaError(.io, "is a directory, not an image file", location: location)
-        }
-        do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw FoveaError(.io, "cannot read file (\(error.localizedDescription))", location: location)
-        }
+        try FileContents.read(path, expected: "an image file (JPEG, PNG or PPM)")
     }
 }

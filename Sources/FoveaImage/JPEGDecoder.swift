@@ -14,7 +14,7 @@ import FoveaCore
 /// except "extraneous bytes before marker" in an otherwise complete file, which
 /// is harmless and common in camera files.
 enum JPEGDecoder {
-    static func decode(_ data: Data) throws -> RGBImage {
+    static func decode(_ data: Data, limits: ImageDecodingLimits = .default) throws -> RGBImage {
         guard let handle = tjInitDecompress() else {
             throw FoveaError(.invalidImage, "cannot start the JPEG decoder (libjpeg-turbo: \(errorText(nil)))")
         }
@@ -36,7 +36,7 @@ enum JPEGDecoder {
                 throw failure("no frame header (SOF) before the end of the data", stage: "header", bytes)
             }
             let w = Int(width), h = Int(height)
-            try RGBImage.checkSize(width: w, height: h)
+            try limits.check(width: w, height: h)
 
             let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
             let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGB

@@ -13,7 +13,7 @@ import FoveaCore
 /// that differs from sRGB (PIL ignores it), so such rare files can differ from
 /// PIL's pixels.
 enum PNGDecoder {
-    static func decode(_ data: Data) throws -> RGBImage {
+    static func decode(_ data: Data, limits: ImageDecodingLimits = .default) throws -> RGBImage {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&image) }
@@ -28,7 +28,7 @@ enum PNGDecoder {
                 throw failure(image)
             }
             let width = Int(image.width), height = Int(image.height)
-            try RGBImage.checkSize(width: width, height: height)
+            try limits.check(width: width, height: height)
 
             let hasAlpha = image.format & UInt32(PNG_FORMAT_FLAG_ALPHA) != 0
             let channels = hasAlpha ? 4 : 3

@@ -9,7 +9,7 @@ import FoveaCore
 /// bytes big-endian, and are scaled to 0…255 as `round(v * 255 / maxval)`
 /// (halves round up). Bytes after the raster are ignored.
 enum PPMDecoder {
-    static func decode(_ data: Data) throws -> RGBImage {
+    static func decode(_ data: Data, limits: ImageDecodingLimits = .default) throws -> RGBImage {
         let bytes = [UInt8](data)
         var reader = HeaderReader(bytes: bytes)
         let magic = try reader.magic()
@@ -28,7 +28,7 @@ enum PPMDecoder {
         guard (1...65535).contains(maxval) else {
             throw FoveaError(.invalidImage, "PPM maxval is \(maxval); expected 1…65535")
         }
-        try RGBImage.checkSize(width: width, height: height)
+        try limits.check(width: width, height: height)
         try reader.singleWhitespace()
 
         let bytesPerSample = maxval < 256 ? 1 : 2

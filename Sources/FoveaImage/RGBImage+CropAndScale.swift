@@ -17,17 +17,23 @@ extension RGBImage {
         }
         let coverWidth = Swift.max(width, Int((Double(width) / cropFraction).rounded()))
         let coverHeight = Swift.max(height, Int((Double(height) / cropFraction).rounded()))
-        let scaled: RGBImage
+        let newWidth: Int, newHeight: Int
         if coverWidth == coverHeight {
-            scaled = try resizedShorterSide(to: coverWidth)
+            (newWidth, newHeight) = try shorterSideSize(coverWidth)
         } else {
             // Aspect fill of a non-square target: the larger of the two scales.
             let scale = Swift.max(Double(coverWidth) / Double(self.width), Double(coverHeight) / Double(self.height))
-            let newWidth = Swift.max(coverWidth, Int((Double(self.width) * scale).rounded()))
-            let newHeight = Swift.max(coverHeight, Int((Double(self.height) * scale).rounded()))
-            scaled = try resized(width: newWidth, height: newHeight)
+            let scaledWidth = (Double(self.width) * scale).rounded(), scaledHeight = (Double(self.height) * scale).rounded()
+            guard scaledWidth < 0x1p53, scaledHeight < 0x1p53 else {
+                throw FoveaError(.invalidImage, "scaling the \(self.width)×\(self.height) image to cover \(coverWidth)×\(coverHeight) makes it too large")
+            }
+            newWidth = Swift.max(coverWidth, Int(scaledWidth))
+            newHeight = Swift.max(coverHeight, Int(scaledHeight))
         }
-        return try scaled.centerCropped(width: width, height: height)
+        // Only the centre is resampled: memory follows the crop, not the scaled image
+        // (which, for a 1×1170 photo, would be 224×262080 pixels).
+        return try resized(width: newWidth, height: newHeight,
+                           croppedTo: (newWidth - width) / 2, (newHeight - height) / 2, width: width, height: height)
     }
 
     /// Scales the image to fit inside `width × height` keeping its aspect, and

@@ -35,6 +35,12 @@ extension RGBImage {
     /// `round(long * target / short)`, halves rounding to even as Python's `round`
     /// does. A square image becomes `target × target`.
     public func resizedShorterSide(to target: Int) throws -> RGBImage {
+        let (newWidth, newHeight) = try shorterSideSize(target)
+        return try resized(width: newWidth, height: newHeight)
+    }
+
+    /// The size ``resizedShorterSide(to:)`` scales to.
+    func shorterSideSize(_ target: Int) throws -> (width: Int, height: Int) {
         guard target > 0 else {
             throw FoveaError(.invalidImage, "target shorter side is \(target); expected at least 1")
         }
@@ -44,9 +50,7 @@ extension RGBImage {
             throw FoveaError(.invalidImage, "scaling the \(width)×\(height) image to a shorter side of \(target) makes it too large")
         }
         let newLong = RGBImage.divideRoundingHalfToEven(product, by: short)
-        return width <= height
-            ? try resized(width: target, height: newLong)
-            : try resized(width: newLong, height: target)
+        return width <= height ? (target, newLong) : (newLong, target)
     }
 
     /// `round(numerator / denominator)` for positive integers, ties to even, exact.

@@ -27,6 +27,37 @@ extension RGBImage {
         guard newHeight != height else { return rows }
         return vertical.resampleColumns(of: rows, rowOffset: rowOffset)
     }
+
+    /// The `cropWidth × cropHeight` rectangle at column `x`, row `y` of
+    /// ``resized(width:height:)``, computed without the rest of the resized image:
+    /// pixel for pixel the same as resizing then cropping, in memory proportional
+    /// to the crop. A 1×1170 image scaled to a shorter side of 224 would be
+    /// 224×262080 pixels (176 MB) before its centre crop; this makes 224×224.
+    public func resized(width newWidth: Int, height newHeight: Int,
+                        croppedTo x: Int, _ y: Int, width cropWidth: Int, height cropHeight: Int) throws -> RGBImage {
+        try RGBImage.checkSize(width: cropWidth, height: cropHeight)
+        guard newWidth > 0, newHeight > 0, x >= 0, y >= 0, cropWidth <= newWidth - x, cropHeight <= newHeight - y else {
+            throw FoveaError(.invalidImage, "crop of \(cropWidth)×\(cropHeight) at (\(x), \(y)) does not fit in the \(newWidth)×\(newHeight) image")
+        }
+        // Rows of this image that the result needs, and the vertical pass (if any).
+        var vertical: ResamplingKernel?
+        var neededRows = y..<(y + cropHeight)
+        if newHeight != height {
+            let kernel = ResamplingKernel(inputSize: height, outputSize: newHeight, filter: .bilinear, outputs: neededRows)
+            let first = kernel.starts.first ?? 0
+            let end = kernel.starts.indices.last.map { kernel.starts[$0] + kernel.counts[$0] } ?? first
+            neededRows = first..<end
+            vertical = kernel
+        }
+        let rows: RGBImage
+        if newWidth != width {
+            let horizontal = ResamplingKernel(inputSize: width, outputSize: newWidth, filter: .bilinear, outputs: x..<(x + cropWidth))
+            rows = horizontal.resampleRows(of: self, rows: neededRows)
+        } else {
+            rows = try cropped(x: x, y: neededRows.lowerBound, width: cropWidth, height: neededRows.count)
+        }
+        return vertical?.resampleColumns(of: rows, rowOffset: neededRows.lowerBound) ?? rows
+    }
 }
 
 /// A 1-D resampling filter in Pillow's form: a function and its support radius.
@@ -56,17 +87,20 @@ struct ResamplingKernel {
     /// Weights stored per output sample.
     let taps: Int
 
-    init(inputSize: Int, outputSize: Int, filter: ResamplingFilter) {
+    /// - Parameter outputs: the output samples to compute (all when `nil`);
+    ///   ``starts``, ``counts`` and ``weights`` then describe those alone, in order.
+    init(inputSize: Int, outputSize: Int, filter: ResamplingFilter, outputs: Range<Int>? = nil) {
         let scale = Double(inputSize) / Double(outputSize)
         let filterScale = max(scale, 1.0)  // widen the filter only when shrinking
         let support = filter.support * filterScale
         let inverseFilterScale = 1.0 / filterScale  // Pillow multiplies by this; dividing can differ in the last bit
         taps = Int(support.rounded(.up)) * 2 + 1
-        weights = [Int](repeating: 0, count: outputSize * taps)
+        let outputs = outputs ?? 0..<outputSize
+        weights = [Int](repeating: 0, count: outputs.count * taps)
         let one = Double(1 << Self.precisionBits)
 
         var raw = [Double](repeating: 0, count: taps)
-        for out in 0..<outputSize {
+        for out in outputs {
             let center = (Double(out) + 0.5) * scale
             // Int(_:) truncates toward zero, like Pillow's C casts.
             let start = max(Int(center - support + 0.5), 0)
@@ -80,7 +114,7 @@ struct ResamplingKernel {
             for tap in 0..<count {
                 let normalized = total != 0 ? raw[tap] / total : raw[tap]
                 let fixed = normalized < 0 ? -0.5 + normalized * one : 0.5 + normalized * one
-                weights[out * taps + tap] = Int(fixed)
+                weights[(out - outputs.lowerBound) * taps + tap] = Int(fixed)
             }
             starts.append(start)
             counts.append(count)

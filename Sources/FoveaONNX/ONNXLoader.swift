@@ -156,19 +156,7 @@ public enum ONNXLoader {
 
 /// The contents of a file, or a `.io` error naming it.
 func readFile(_ path: String, what: String) throws -> Data {
-    let location = FoveaError.Location(file: path)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw FoveaError(.io, "no such file; expected an ONNX \(what)", location: location)
-    }
-    guard !isDirectory.boolValue else {
-        throw FoveaError(.io, "is a directory; expected an ONNX \(what) file", location: location)
-    }
-    do {
-        return try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-        throw FoveaError(.io, "cannot read the file: \(error.localizedDescription)", location: location)
-    }
+    try FileContents.read(path, expected: "an ONNX \(what) file")
 }
 
 /// Decodes a protobuf message, turning swift-protobuf's errors into `.invalidModel`.

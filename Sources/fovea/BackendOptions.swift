@@ -7,18 +7,31 @@ struct BackendOptions: ParsableArguments {
             help: "A backend (kernels, simd, blas, reference) or a comma-separated preference list such as blas,simd. Nodes the chosen backends cannot run go to the reference backend. Default: fastest first.")
     var backends: String?
 
-    @Option(help: "Intra-op threads per run (default: every core).")
+    @Option(help: "Intra-op threads per run (default: every core; more than the machine's cores is clamped to them).")
     var threads: Int?
 
     @OptionGroup var winograd: WinogradOption
+    @OptionGroup var memory: MemoryLimitOption
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
-        if let backends, Self.backendNames(backends).isEmpty { throw ValidationError("--backend needs at least one name") }
+        try ThreadCount.validate(threads)
+        if let backends {
+            try Self.validateBackendNames(backends, option: "--backend", registry: winograd.registry)
+        }
     }
 
     var configuration: ModelConfiguration {
-        ModelConfiguration(backends: backends.map(Self.backendNames), threads: threads, registry: winograd.registry)
+        ModelConfiguration(backends: backends.map(Self.backendNames), threads: ThreadCount.used(threads),
+                           registry: winograd.registry, memoryLimit: memory.limit)
+    }
+
+    /// Throws a `ValidationError` (the usage exit code) for an empty list or an unknown name.
+    static func validateBackendNames(_ text: String, option: String, registry: BackendRegistry) throws {
+        let names = backendNames(text)
+        guard !names.isEmpty else { throw ValidationError("\(option) needs at least one name") }
+        for name in names where !registry.names.contains(name) {
+            throw ValidationError("\(option): unknown backend '\(name.terminalSafe)' (available: \(registry.names.joined(separator: ", ")))")
+        }
     }
 
     /// `simd, reference` → `["simd", "reference"]`.

@@ -20,11 +20,12 @@ struct Bench: ParsableCommand {
 
     @OptionGroup var backend: BackendOptions
     @OptionGroup var optimizations: OptimizationFlags
+    @OptionGroup var pixels: PixelLimitOption
 
-    @Option(help: "Measured runs.")
+    @Option(help: "Measured runs (1...100000).")
     var runs: Int = 20
 
-    @Option(help: "Unmeasured runs first.")
+    @Option(help: "Unmeasured runs first (0...10000).")
     var warmup: Int = 3
 
     @Option(name: .customLong("input"), help: "An input (.npy, .pb or a photo); default: seeded random values.")
@@ -47,22 +48,21 @@ struct Bench: ParsableCommand {
     var svgMetric: LayerBenchmarkChart.Metric?
 
     func validate() throws {
-        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
-        guard warmup >= 0 else { throw ValidationError("--warmup must be at least 0") }
+        try RunCounts.validate(runs: runs, warmup: warmup)
         try validateLayerOptions()
     }
 
     func run() throws {
         if layers { return try runLayers() }
         let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
-        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded)
+        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded, limits: pixels.limits)
         let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)
         if json {
             try printJSON(result, [.sortedKeys])
             return
         }
         print(String(format: "%@: median %.3f ms, min %.3f ms, p90 %.3f ms (%d runs, %d thread%@, %.1f GFLOP/s)",
-                     model, result.medianMilliseconds, result.minMilliseconds, result.p90Milliseconds, result.runs,
+                     model.terminalSafe, result.medianMilliseconds, result.minMilliseconds, result.p90Milliseconds, result.runs,
                      result.threads, result.threads == 1 ? "" : "s",
                      2 * Double(result.multiplyAccumulates) / (result.medianMilliseconds * 1e6)))
         if result.nodes.contains(where: { $0.backend == "blas" }) {
@@ -71,7 +71,7 @@ struct Bench: ParsableCommand {
         print("node                         op                 backend    algorithm                    ms   share  GFLOP/s")
         for node in result.nodes {
             print(String(format: "%@ %@ %@ %@ %8.3f %6.1f%% %8.1f",
-                         pad(node.node, 28), pad(node.opType, 18), pad(node.backend, 10), pad(node.algorithm, 24),
+                         pad(node.node.terminalSafe, 28), pad(node.opType.terminalSafe, 18), pad(node.backend, 10), pad(node.algorithm, 24),
                          node.milliseconds, node.share * 100, node.gflops))
         }
     }

@@ -16,8 +16,8 @@ extension Bench {
         if svgMetric != nil && svg == nil { throw ValidationError("--svg-metric needs --svg") }
         if backend.backends != nil { throw ValidationError("with --layers, list the backends to compare with --backends") }
         if !inputs.isEmpty { throw ValidationError("--input does not apply to --layers: each layer runs on seeded random inputs") }
-        if let layerBackends, BackendOptions.backendNames(layerBackends).isEmpty {
-            throw ValidationError("--backends needs at least one name")
+        if let layerBackends {
+            try BackendOptions.validateBackendNames(layerBackends, option: "--backends", registry: backend.winograd.registry)
         }
     }
 
@@ -25,11 +25,12 @@ extension Bench {
         // The registry carries the backends' own settings (--winograd); the preference list does not apply.
         let configuration = backend.configuration(optimizations)
         let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(registry: configuration.registry,
-                                                                                    optimizations: configuration.optimizations))
+                                                                                    optimizations: configuration.optimizations,
+                                                                                    memoryLimit: configuration.memoryLimit))
         let backends = try LayerBenchmark.backends(named: layerBackends.map(BackendOptions.backendNames),
                                                    registry: configuration.registry)
         let benchmark = try LayerBenchmark(model: loaded)
-        let threads = backend.threads ?? RunContext.defaultThreadCount
+        let threads = configuration.threads ?? RunContext.defaultThreadCount  // clamped, warned once
         let result = try benchmark.run(backends: backends, threads: threads, runs: runs, warmup: warmup)
         let name = (model as NSString).lastPathComponent
         if let svg {
@@ -41,7 +42,7 @@ extension Bench {
             return
         }
         let nodeCount = result.layers.reduce(0) { $0 + $1.count }
-        print("\(name): \(result.layers.count) distinct layers of \(nodeCount) nodes (view-only nodes left out), "
+        print("\(name.terminalSafe): \(result.layers.count) distinct layers of \(nodeCount) nodes (view-only nodes left out), "
               + "\(threads) thread\(threads == 1 ? "" : "s"), median of \(runs) runs after \(warmup) warmup")
         print("cpu: \(result.cpu)")
         print(String(format: "peak: %.1f GFLOP/s per core, measured (%@ FMA, one thread); %% peak is of %.1f GFLOP/s (%d thread%@)",
@@ -87,6 +88,8 @@ extension Bench {
         func trimmed(_ text: String) -> String {
             String(text.reversed().drop(while: { $0 == " " }).reversed())
         }
+        // Node names come from the model file.
+        rows = rows.map { $0.map(SafeText.escaped) }
         return ([line(header)] + rows.map(line)).map(trimmed).joined(separator: "\n")
     }
 }

@@ -42,6 +42,7 @@ struct Classify: ParsableCommand {
     var std: String?
 
     @OptionGroup var backend: BackendOptions
+    @OptionGroup var pixels: PixelLimitOption
 
     @Option(help: "Also write the picture the model sees (.png, .ppm); with several images, the image's name is appended.")
     var saveInput: String?
@@ -90,7 +91,7 @@ struct Classify: ParsableCommand {
         for (index, file) in files.enumerated() {
             progress.update(done: index)
             do {
-                let handler = try ImageRequestHandler(contentsOf: file, orientation: orientation.orientation)
+                let handler = try ImageRequestHandler(contentsOf: file, orientation: orientation.orientation, limits: pixels.limits)
                 let all: [ClassificationObservation]
                 if let saveInput {
                     // Prepare once: the saved picture is the one classified.
@@ -121,13 +122,13 @@ struct Classify: ParsableCommand {
     }
 
     private func printText(image: String, observations: [ClassificationObservation]) {
-        print(image)
+        print(image.terminalSafe)
         if observations.isEmpty {
             print("  not sure (no class reaches \(String(format: "%.2f%%", Double(minConfidence) * 100)))")
         }
         for observation in observations {
             let percent = String(format: "%6.2f%%", Double(observation.confidence) * 100)
-            print("  \(percent)  \(observation.identifier)")
+            print("  \(percent)  \(observation.identifier.terminalSafe)")
         }
     }
 
@@ -194,10 +195,6 @@ func printJSON(_ value: some Encodable, _ formatting: JSONEncoder.OutputFormatti
     print(String(decoding: try encoder.encode(value), as: UTF8.self))
 }
 
-/// Writes `message` to standard error as `error: message`.
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data("error: \(message)\n".utf8))
-}
 
 /// One output of a Core ML classifier as Core ML returns it: the label string,
 /// or the label → probability dictionary (doubles).

@@ -77,7 +77,7 @@ struct Inspect: ParsableCommand {
             return
         }
         for node in nodes {
-            print("\(node.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(node.op.padding(toLength: 26, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(node.outputs.joined(separator: ", "))")
+            print(SafeText.escaped("\(node.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(node.op.padding(toLength: 26, withPad: " ", startingAt: 0)) \(node.inputs.joined(separator: ", ")) -> \(node.outputs.joined(separator: ", "))"))
         }
         print("\(nodes.count) nodes, \(graph.initializers.count) initializers")
     }
@@ -88,7 +88,7 @@ struct Inspect: ParsableCommand {
         if let batch {
             for input in loaded.graph.inputs {
                 guard var shape = input.knownShape, !shape.isEmpty else {
-                    throw ValidationError("--batch needs every input's shape declared; '\(input.name)' has \(input.shapeDescription)")
+                    throw ValidationError("--batch needs every input's shape declared; '\(input.name.terminalSafe)' has \(input.shapeDescription)")
                 }
                 shape[0] = batch
                 shapes[input.name] = shape
@@ -107,7 +107,7 @@ struct Inspect: ParsableCommand {
         for (a, step) in zip(plan.assignments, report.steps) {
             let note = a.isFallback ? "  (fallback: the requested backend cannot run it)" : ""
             let memory = step.memory == "run" ? "" : "  [\(step.memory)]"
-            print("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.algorithm)\(memory)\(note)")
+            print(SafeText.escaped("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.algorithm)\(memory)\(note)"))
         }
         let fallbacks = plan.assignments.filter(\.isFallback).count
         if fallbacks > 0 { print("\(fallbacks) node(s) fell back to the reference backend") }

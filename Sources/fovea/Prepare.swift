@@ -24,6 +24,8 @@ struct Prepare: ParsableCommand {
     @Option(help: "Where to write the picture (.png or .ppm).")
     var output: String
 
+    @OptionGroup var pixels: PixelLimitOption
+
     func validate() throws {
         _ = try parsedSize()
         guard cropFraction > 0, cropFraction <= 1 else { throw ValidationError("--crop-fraction must be in (0, 1]") }
@@ -31,7 +33,7 @@ struct Prepare: ParsableCommand {
 
     func run() throws {
         let (width, height) = try parsedSize()
-        let handler = try ImageRequestHandler(contentsOf: image, orientation: orientation.orientation)
+        let handler = try ImageRequestHandler(contentsOf: image, orientation: orientation.orientation, limits: pixels.limits)
         let prepared = try crop.apply(to: handler.image, width: width, height: height, cropFraction: cropFraction)
         try writeImage(prepared, to: output)
     }
@@ -39,7 +41,11 @@ struct Prepare: ParsableCommand {
     private func parsedSize() throws -> (Int, Int) {
         let parts = size.lowercased().split(separator: "x").map { Int($0) }
         guard parts.count == 2, let width = parts[0], let height = parts[1], width > 0, height > 0 else {
-            throw ValidationError("--size takes WIDTHxHEIGHT with positive numbers, such as 224x224; got '\(size)'")
+            throw ValidationError("--size takes WIDTHxHEIGHT with positive numbers, such as 224x224; got '\(size.terminalSafe)'")
+        }
+        guard width <= RGBImage.maxSideLength, height <= RGBImage.maxSideLength,
+              width * height <= pixels.limits.maxPixelCount else {
+            throw ValidationError("--size \(width)x\(height) is larger than the limit of \(pixels.limits.maxPixelCount) pixels (--max-pixels)")
         }
         return (width, height)
     }

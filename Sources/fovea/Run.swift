@@ -27,10 +27,10 @@ struct Run: ParsableCommand {
         let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
         let graph = loaded.graph
         guard inputs.count == graph.inputs.count else {
-            throw ValidationError("the model has \(graph.inputs.count) input(s) (\(graph.inputs.map(\.name).joined(separator: ", "))); got \(inputs.count) --input")
+            throw ValidationError("the model has \(graph.inputs.count) input(s) (\(ModelInputs.inputNames(loaded))); got \(inputs.count) --input")
         }
         guard outputs.count == graph.outputs.count else {
-            throw ValidationError("the model has \(graph.outputs.count) output(s) (\(graph.outputs.map(\.name).joined(separator: ", "))); got \(outputs.count) --output")
+            throw ValidationError("the model has \(graph.outputs.count) output(s) (\(graph.outputs.map(\.name.terminalSafe).joined(separator: ", "))); got \(outputs.count) --output")
         }
         var feeds: [String: Tensor] = [:]
         for (input, path) in zip(graph.inputs, inputs) {

@@ -100,7 +100,7 @@ final class ExecutionPlanTests: XCTestCase {
             Node(name: "a", op: .relu, inputs: ["t"], outputs: ["y"]),
             Node(name: "b", op: .relu, inputs: ["x"], outputs: ["t"]),
         ])
-        assertFoveaError(.invalidModel, "node 'a'", "'t' is not produced") { try early.validate() }
+        assertFoveaError(.invalidModel, "node 'a'", "'t' is produced by node 'b', which comes later") { try early.validate() }
         // Produced twice.
         let twice = Graph(inputs: [x], outputs: [out], nodes: [
             Node(name: "a", op: .relu, inputs: ["x"], outputs: ["y"]),

@@ -13,6 +13,12 @@ public struct RunContext: Sendable {
     /// The number of active processor cores.
     public static var defaultThreadCount: Int { ProcessInfo.processInfo.activeProcessorCount }
 
+    /// `threads` clamped to `1 ... ` ``defaultThreadCount``: more threads than
+    /// cores only queue behind each other (and each needs its workspace).
+    public static func clampedThreadCount(_ threads: Int) -> Int {
+        Swift.min(Swift.max(1, threads), defaultThreadCount)
+    }
+
     /// Calls `body` on disjoint chunks covering `0 ..< count`, on up to
     /// ``threads`` threads at once (the caller and Fovea's worker threads), and
     /// returns when all are done. Chunks are contiguous, so a body can keep

@@ -5,7 +5,9 @@
 /// it adds `weight × input row` to the output row the tap touches. The rows
 /// a tap reads inside the input (not padding) are computed once per tap, so
 /// the inner loop has no bounds tests. 1-D and 2-D convolutions run as 3-D
-/// ones with leading unit axes.
+/// ones with leading unit axes. Each output plane is summed in Double (bias
+/// first) and rounded to Float once, so that the oracle's own rounding error
+/// stays far below any fast backend's tolerance, however long the sums.
 enum ReferenceConvolution {
     static func run(_ args: ReferenceInputs, _ attributes: ConvAttributes, outputShape: [Int]) throws -> Tensor {
         let x = try args.tensor(0), w = try args.tensor(1)
@@ -32,20 +34,25 @@ enum ReferenceConvolution {
         guard !input.isEmpty, !weights.isEmpty, !output.isEmpty else {
             return Tensor(uncheckedShape: outputShape, floats: activated(output, attributes.activation))
         }
+        var sums = [Double](repeating: 0, count: outputPlane)
         input.withUnsafeBufferPointer { inputBuffer in
             weights.withUnsafeBufferPointer { weightBuffer in
                 output.withUnsafeMutableBufferPointer { outputBuffer in
-                    guard let x = inputBuffer.baseAddress, let w = weightBuffer.baseAddress,
-                          let y = outputBuffer.baseAddress else { return }
-                    for n in 0..<batch {
-                        for m in 0..<outputChannels {
-                            let firstChannel = (m / groupOutputs) * groupChannels
-                            let outputOffset = (n * outputChannels + m) * outputPlane
-                            for c in 0..<groupChannels {
-                                let inputOffset = (n * channels + firstChannel + c) * inputPlane
-                                let kernelOffset = (m * groupChannels + c) * kernelVolume
-                                accumulate(x + inputOffset, kernel: w + kernelOffset, into: y + outputOffset,
-                                           taps: taps, geometry)
+                    sums.withUnsafeMutableBufferPointer { sumBuffer in
+                        guard let x = inputBuffer.baseAddress, let w = weightBuffer.baseAddress,
+                              let y = outputBuffer.baseAddress, let sum = sumBuffer.baseAddress else { return }
+                        for n in 0..<batch {
+                            for m in 0..<outputChannels {
+                                let firstChannel = (m / groupOutputs) * groupChannels
+                                let outputOffset = (n * outputChannels + m) * outputPlane
+                                for i in 0..<outputPlane { sum[i] = Double(y[outputOffset + i]) }
+                                for c in 0..<groupChannels {
+                                    let inputOffset = (n * channels + firstChannel + c) * inputPlane
+                                    let kernelOffset = (m * groupChannels + c) * kernelVolume
+                                    accumulate(x + inputOffset, kernel: w + kernelOffset, into: sum,
+                                               taps: taps, geometry)
+                                }
+                                for i in 0..<outputPlane { y[outputOffset + i] = Float(sum[i]) }
                             }
                         }
                     }
@@ -86,14 +93,14 @@ enum ReferenceConvolution {
         }
     }
 
-    /// `y += conv(x, kernel)` for one input plane and one output plane.
+    /// `y += conv(x, kernel)` for one input plane and one output plane, in Double.
     private static func accumulate(_ x: UnsafePointer<Float>, kernel: UnsafePointer<Float>,
-                                   into y: UnsafeMutablePointer<Float>, taps: [Tap], _ g: SpatialGeometry) {
+                                   into y: UnsafeMutablePointer<Double>, taps: [Tap], _ g: SpatialGeometry) {
         let inputHeight = g.inputSize[1], inputWidth = g.inputSize[2]
         let outputHeight = g.outputSize[1], outputWidth = g.outputSize[2]
         let stride = g.strides[2]
         for tap in taps where !tap.columns.isEmpty {
-            let weight = kernel[tap.index]
+            let weight = Double(kernel[tap.index])
             let count = tap.columns.count
             let firstColumn = g.inputCoordinate(axis: 2, output: tap.columns.lowerBound, tap: tap.column)
             for od in tap.depths {
@@ -103,9 +110,9 @@ enum ReferenceConvolution {
                     let inputRow = x + (id * inputHeight + ih) * inputWidth + firstColumn
                     let outputRow = y + (od * outputHeight + oh) * outputWidth + tap.columns.lowerBound
                     if stride == 1 {
-                        for i in 0..<count { outputRow[i] += weight * inputRow[i] }
+                        for i in 0..<count { outputRow[i] += weight * Double(inputRow[i]) }
                     } else {
-                        for i in 0..<count { outputRow[i] += weight * inputRow[i * stride] }
+                        for i in 0..<count { outputRow[i] += weight * Double(inputRow[i * stride]) }
                     }
                 }
             }

@@ -52,17 +52,23 @@ enum ReferenceMatrix {
         return offsets
     }
 
-    /// `rows×inner` times `inner×columns`, row-major, as an i-k-j loop.
+    /// `rows×inner` times `inner×columns`, row-major, as an i-k-j loop; each
+    /// row of the product is summed in Double and rounded to Float once.
     static func multiply(_ lhs: [Float], _ rhs: [Float], rows: Int, inner: Int, columns: Int) -> [Float] {
         var output = [Float](repeating: 0, count: rows * columns)
         guard !lhs.isEmpty, !rhs.isEmpty, !output.isEmpty else { return output }
+        var sums = [Double](repeating: 0, count: columns)
         lhs.withUnsafeBufferPointer { a in
             rhs.withUnsafeBufferPointer { b in
                 output.withUnsafeMutableBufferPointer { c in
-                    for i in 0..<rows {
-                        for p in 0..<inner {
-                            let scale = a[i * inner + p]
-                            for j in 0..<columns { c[i * columns + j] += scale * b[p * columns + j] }
+                    sums.withUnsafeMutableBufferPointer { sum in
+                        for i in 0..<rows {
+                            for j in 0..<columns { sum[j] = 0 }
+                            for p in 0..<inner {
+                                let scale = Double(a[i * inner + p])
+                                for j in 0..<columns { sum[j] += scale * Double(b[p * columns + j]) }
+                            }
+                            for j in 0..<columns { c[i * columns + j] = Float(sum[j]) }
                         }
                     }
                 }

@@ -6,7 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// BatchNormalization (inference), LRN, Softmax and LogSoftmax.
+/// BatchNormalization (inference), LRN, Softmax and LogSoftmax; LRN's sums of
+/// squares and Softmax's exponentials and sums are computed in Double.
 enum ReferenceNormalization {
     /// `scale * (x - mean) / sqrt(var + epsilon) + bias`, per channel (axis 1), any rank ≥ 2.
     static func batchNormalization(_ args: ReferenceInputs, epsilon: Float) throws -> Tensor {
@@ -40,13 +41,14 @@ enum ReferenceNormalization {
             for c in 0..<channels {
                 let window = Swift.max(0, c - before)...Swift.min(channels - 1, c + after)
                 for i in 0..<planeSize {
-                    var squares: Float = 0
+                    var squares: Double = 0
                     for other in window {
-                        let v = input[(n * channels + other) * planeSize + i]
+                        let v = Double(input[(n * channels + other) * planeSize + i])
                         squares += v * v
                     }
                     let index = (n * channels + c) * planeSize + i
-                    output[index] = input[index] / powf(a.bias + a.alpha / Float(a.size) * squares, a.beta)
+                    let base = Double(a.bias) + Double(a.alpha) / Double(a.size) * squares
+                    output[index] = Float(Double(input[index]) / pow(base, Double(a.beta)))
                 }
             }
         }
@@ -67,10 +69,11 @@ enum ReferenceNormalization {
             for i in 0..<inner {
                 let indices = (0..<length).map { (o * length + $0) * inner + i }
                 let maximum = indices.reduce(-Float.infinity) { Swift.max($0, values[$1]) }
-                let total = indices.reduce(Float(0)) { $0 + expf(values[$1] - maximum) }
+                // Exponentials and their sum in Double, rounded to Float once.
+                let total = indices.reduce(0.0) { $0 + exp(Double(values[$1] - maximum)) }
                 for index in indices {
-                    let shifted = values[index] - maximum
-                    values[index] = logarithm ? shifted - logf(total) : expf(shifted) / total
+                    let shifted = Double(values[index] - maximum)
+                    values[index] = Float(logarithm ? shifted - log(total) : exp(shifted) / total)
                 }
             }
         }

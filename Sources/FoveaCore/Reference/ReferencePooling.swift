@@ -39,10 +39,10 @@ enum ReferencePooling {
         let outputShape = Array(x.shape.prefix(2)) + g.outputSize
         var output = [Float](repeating: 0, count: outputShape.elementCount)
         forEachWindow(planes: x.shape[0] * x.shape[1], g) { window in
-            var sum: Float = 0
-            window.forEachInput { sum += input[$0] }
+            var sum: Double = 0
+            window.forEachInput { sum += Double(input[$0]) }
             let divisor = attributes.countIncludePad ? window.paddedTapCount : window.inputTapCount
-            output[window.output] = divisor > 0 ? sum / Float(divisor) : 0
+            output[window.output] = divisor > 0 ? Float(sum / Double(divisor)) : 0
         }
         return Tensor(uncheckedShape: outputShape, floats: output)
     }
@@ -57,7 +57,8 @@ enum ReferencePooling {
         for plane in 0..<planes {
             let values = input[(plane * planeSize)..<((plane + 1) * planeSize)]
             if average {
-                output[plane] = values.reduce(0, +) / Float(planeSize)
+                // Summed in Double: a Float sum over 8000×8000 pixels drifts by ~1e-4.
+                output[plane] = Float(values.reduce(0.0) { $0 + Double($1) } / Double(planeSize))
             } else {
                 output[plane] = values.reduce(-Float.infinity) { Swift.max($0, $1) }
             }
