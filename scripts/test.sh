@@ -19,10 +19,18 @@ FOVEA_OPENMP=0 swift test --scratch-path .build-tsan --sanitize=thread --filter 
 tsan_status=${PIPESTATUS[0]}
 
 # Allocation counts mean something only in an optimized build: the steady-state
-# test runs again in release (it skips itself in debug builds).
-echo "== swift test -c release (steady-state allocations)"
-swift test -c release --filter "ArenaModelTests.testSteadyStateRunAllocatesOnlyItsOutputs" 2>&1 | tee "$log/release.txt"
+# test runs again in release (it skips itself in debug builds). So do the
+# published architectures (MobileNetV2, ResNet-50: every backend against the
+# reference and onnxruntime), too slow for a debug build; their models are
+# written first (scripts/arch-models.sh: numpy, onnx and onnxruntime from PyPI).
+echo "== swift test -c release (steady-state allocations, MobileNetV2 and ResNet-50)"
+arch_status=0
+scripts/arch-models.sh 2>&1 | tail -3 | tee "$log/arch.txt" || arch_status=1
+[ -f .build-arch-models/resnet50/ort_output.npy ] || arch_status=1
+swift test -c release --filter "ArenaModelTests.testSteadyStateRunAllocatesOnlyItsOutputs|ArchModelTests" 2>&1 | tee "$log/release.txt"
 release_status=${PIPESTATUS[0]}
+# Without the models ArchModelTests skip themselves: here that is a failure.
+[ "$arch_status" -eq 0 ] || release_status=1
 
 echo "== C kernels (cmake + ctest)"
 cmake_status=0

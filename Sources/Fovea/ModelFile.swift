@@ -13,7 +13,7 @@ public enum ModelFile {
     /// The format of the file at `path`, from its extension.
     public static func format(ofFileAt path: String) throws -> Format {
         // A device, FIFO or directory is named as such, whatever its name ends with.
-        if case let kind?? = try? FileContents.specialKind(ofFileAt: path) {
+        if let kind = try? FileContents.specialKind(ofFileAt: path) {
             throw FoveaError(.io, "is \(kind), not a regular file; expected a model file (.onnx or .mlmodel)", location: .init(file: path))
         }
         switch (path as NSString).pathExtension.lowercased() {

@@ -43,7 +43,7 @@ enum ModelInputs {
 
     /// A device, FIFO or directory given as an input is named as such, whatever its name ends with.
     static func refuseSpecialFile(_ path: String) throws {
-        if case let kind?? = try? FileContents.specialKind(ofFileAt: path) {
+        if let kind = try? FileContents.specialKind(ofFileAt: path) {
             throw FoveaError(.io, "is \(kind), not a regular file; expected an input tensor (.npy, .pb) or a photo", location: .init(file: path))
         }
     }
