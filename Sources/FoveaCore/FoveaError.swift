@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one error type Fovea throws.
 ///
 /// Every failure — a truncated model, an unsupported operator, a wrong shape, a
@@ -8,7 +10,10 @@
 /// ```
 /// squeezenet.onnx: node 'conv1' (Conv, opset 13): attribute 'group' is 0; expected >= 1
 /// ```
-public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible {
+///
+/// `"\(error)"`, ``description`` and `error.localizedDescription` (through
+/// ``errorDescription``, as `LocalizedError`) all give this same line.
+public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// What went wrong, broadly; use it to react programmatically.
     public enum Kind: String, Sendable, Equatable {
         /// The model file is not a valid model (truncated, garbage, inconsistent graph).
@@ -61,6 +66,12 @@ public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible {
     /// spelled out (``SafeText``).
     public var description: String {
         SafeText.escaped(rawDescription)
+    }
+
+    /// The same line as ``description``, so that `error.localizedDescription`
+    /// (Foundation's, used by UI code and loggers) reads as well as `"\(error)"`.
+    public var errorDescription: String? {
+        description
     }
 
     /// ``description`` before its control characters are escaped.
