@@ -24,7 +24,8 @@ import Foundation
 /// `mean`/`std` are in the 0…1 pixel scale, or give `scale`/`bias` instead
 /// (`x = p × scale + bias` on 0…255 values, as Core ML); `labels` is a labels
 /// file (relative to the sidecar's folder) or an array of names; `output` names
-/// the scores output; `output_kind` is `logits` or `probabilities`.
+/// the scores output; `output_kind` is `logits` or `probabilities`. Any other
+/// key is an error (``knownKeys`` lists the accepted ones).
 public struct ModelSidecar: Sendable, Equatable, Decodable {
     public var input: String?
     public var inputSize: [Int]?
@@ -56,9 +57,69 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
         }
     }
 
-    private enum CodingKeys: String, CodingKey {
+    private enum CodingKeys: String, CodingKey, CaseIterable {
         case input, inputSize = "input_size", channelOrder = "channel_order", mean, std, scale, bias
         case cropFraction = "crop_fraction", labels, output, outputKind = "output_kind"
+    }
+
+    /// The keys a sidecar may hold, in the README's order; any other key is an error.
+    public static var knownKeys: [String] { CodingKeys.allCases.map(\.rawValue) }
+
+    /// Any key of the JSON object, to find the ones Fovea does not know.
+    private struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes the JSON object. A key Fovea does not know (a typo such as
+    /// `"label"`) is an error that names it, the closest known key, and every
+    /// known key: a misspelled key must not be ignored silently.
+    public init(from decoder: any Decoder) throws {
+        let keys = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+        let unknown = keys.filter { CodingKeys(rawValue: $0) == nil }.sorted()
+        if !unknown.isEmpty {
+            throw FoveaError(.invalidArgument, ModelSidecar.unknownKeysMessage(unknown))
+        }
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        input = try container.decodeIfPresent(String.self, forKey: .input)
+        inputSize = try container.decodeIfPresent([Int].self, forKey: .inputSize)
+        channelOrder = try container.decodeIfPresent(String.self, forKey: .channelOrder)
+        mean = try container.decodeIfPresent([Float].self, forKey: .mean)
+        std = try container.decodeIfPresent([Float].self, forKey: .std)
+        scale = try container.decodeIfPresent([Float].self, forKey: .scale)
+        bias = try container.decodeIfPresent([Float].self, forKey: .bias)
+        cropFraction = try container.decodeIfPresent(Double.self, forKey: .cropFraction)
+        labels = try container.decodeIfPresent(Labels.self, forKey: .labels)
+        output = try container.decodeIfPresent(String.self, forKey: .output)
+        outputKind = try container.decodeIfPresent(String.self, forKey: .outputKind)
+    }
+
+    /// `unknown key 'label' (did you mean 'labels'?); known keys: input, ...`;
+    /// several unknown keys are all named.
+    static func unknownKeysMessage(_ keys: [String]) -> String {
+        let known = knownKeys
+        let named = keys.map { key in
+            let closest = known.map { (name: $0, distance: editDistance(key.lowercased(), $0)) }.min { $0.distance < $1.distance }
+            guard let closest, closest.distance <= max(2, closest.name.count / 3) else { return "'\(key)'" }
+            return "'\(key)' (did you mean '\(closest.name)'?)"
+        }
+        return "unknown key\(keys.count == 1 ? "" : "s") \(named.joined(separator: ", ")); known keys: \(known.joined(separator: ", "))"
+    }
+
+    /// Levenshtein distance, for the "did you mean" hint.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 
     /// The sidecar path for a model file: `dir/name.onnx` → `dir/name.fovea.json`.
@@ -82,6 +143,8 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
             self = try JSONDecoder().decode(ModelSidecar.self, from: json)
         } catch let error as DecodingError {
             throw FoveaError(.invalidArgument, "invalid sidecar JSON: \(ModelSidecar.describe(error))")
+        } catch let error as FoveaError {
+            throw FoveaError(error.kind, "invalid sidecar: \(error.message)", location: error.location)
         } catch {
             throw FoveaError(.invalidArgument, "invalid sidecar JSON: \(error.localizedDescription)")
         }

@@ -115,4 +115,30 @@ final class ModelSidecarTests: XCTestCase {
             }
         }
     }
+
+    // MARK: issue 15: a mistyped key is an error
+
+    func testAnUnknownKeyIsAnErrorNamingItAndTheKnownKeys() throws {
+        let known = "known keys: input, input_size, channel_order, mean, std, scale, bias, crop_fraction, labels, output, output_kind"
+        XCTAssertEqual(ModelSidecar.knownKeys.joined(separator: ", "), String(known.dropFirst("known keys: ".count)))
+        let path = try squeezeNetFolder(sidecar: #"{"label": "labels1000.txt"}"#)
+        XCTAssertThrowsError(try Model(contentsOf: path)) { error in
+            guard let error = error as? FoveaError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error.kind, .invalidArgument)
+            XCTAssertEqual(error.description, "\(ModelSidecar.path(forModelAt: path)): invalid sidecar: unknown key 'label' (did you mean 'labels'?); \(known)")
+        }
+        // Every unknown key is named; a hint only when one is close.
+        let several = try squeezeNetFolder(sidecar: #"{"crop_fraction": 0.875, "Crop_Fraction": 0.5, "comment": "mine"}"#)
+        XCTAssertThrowsError(try Model(contentsOf: several)) { error in
+            XCTAssertTrue("\(error)".hasSuffix("invalid sidecar: unknown keys 'Crop_Fraction' (did you mean 'crop_fraction'?), 'comment'; \(known)"), "\(error)")
+        }
+    }
+
+    func testAnUnknownKeyInMetadataPropsIsAnErrorToo() throws {
+        var graph = try ModelFile.loadGraph(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        graph.metadata.properties["fovea"] = #"{"outputkind": "probabilities"}"#
+        XCTAssertThrowsError(try Model.describe(graph, modelPath: "/nonexistent/dir/model.onnx")) { error in
+            XCTAssertTrue("\(error)".hasPrefix("/nonexistent/dir/model.onnx: invalid sidecar: unknown key 'outputkind' (did you mean 'output_kind'?)"), "\(error)")
+        }
+    }
 }
