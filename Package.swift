@@ -85,7 +85,12 @@ let package = Package(
         .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels"]),
 
         // The public face: model loading, classification, conformance runner.
-        .target(name: "Fovea", dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"]),
+        // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
+        .target(
+            name: "Fovea",
+            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"],
+            resources: [.copy("Resources/imagenet1k-labels.txt")]
+        ),
 
         .executableTarget(
             name: "fovea",

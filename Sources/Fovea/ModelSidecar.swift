@@ -23,9 +23,10 @@ import Foundation
 /// `input_size` is `[width, height]`; `channel_order` is `rgb`, `bgr` or `gray`;
 /// `mean`/`std` are in the 0…1 pixel scale, or give `scale`/`bias` instead
 /// (`x = p × scale + bias` on 0…255 values, as Core ML); `labels` is a labels
-/// file (relative to the sidecar's folder) or an array of names; `output` names
-/// the scores output; `output_kind` is `logits` or `probabilities`. Any other
-/// key is an error (``knownKeys`` lists the accepted ones).
+/// file (relative to the sidecar's folder), `"imagenet"` for the built-in
+/// ``ClassLabels/imageNet1k``, or an array of names; `output` names the scores
+/// output; `output_kind` is `logits` or `probabilities`. Any other key is an
+/// error (``knownKeys`` lists the accepted ones).
 public struct ModelSidecar: Sendable, Equatable, Decodable {
     public var input: String?
     public var inputSize: [Int]?
@@ -179,8 +180,7 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
         }
         switch labels {
         case .file(let path)?:
-            let resolved = path.hasPrefix("/") ? path : (baseDirectory as NSString).appendingPathComponent(path)
-            description.classLabels = try ClassLabels(contentsOf: resolved)
+            description.classLabels = try ClassLabels(namedOrAt: path, relativeTo: baseDirectory)
         case .names(let names)?:
             description.classLabels = ClassLabels(names)
         case nil:

@@ -17,7 +17,7 @@ struct Classify: ParsableCommand {
     @Option(help: "The model file (.onnx).")
     var model: String
 
-    @Option(help: "Class labels, one per line in class order.")
+    @Option(help: "Class labels: a file with one label per line in class order, or 'imagenet' for the built-in 1000 ImageNet labels (a file named imagenet: ./imagenet). Default: the model's (sidecar, Core ML).")
     var labels: String?
 
     @Option(help: "How many classes to show per image.")
@@ -62,7 +62,7 @@ struct Classify: ParsableCommand {
 
     func run() throws {
         let loaded = try Model(contentsOf: model, configuration: backend.configuration).describing { description in
-            if let labels { description.classLabels = try ClassLabels(contentsOf: labels) }
+            if let labels { description.classLabels = try ClassLabels(namedOrAt: labels) }
             if let cropFraction { description.imageInput?.cropFraction = cropFraction }
             if var normalization = description.imageInput?.normalization, mean != nil || std != nil {
                 if let mean { normalization.mean = try parseTriple(mean, option: "--mean") }

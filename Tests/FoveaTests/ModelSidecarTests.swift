@@ -116,7 +116,7 @@ final class ModelSidecarTests: XCTestCase {
         }
     }
 
-    // MARK: issue 15: a mistyped key is an error
+    // MARK: issue 15: a mistyped key is an error, "imagenet" names the built-in labels
 
     func testAnUnknownKeyIsAnErrorNamingItAndTheKnownKeys() throws {
         let known = "known keys: input, input_size, channel_order, mean, std, scale, bias, crop_fraction, labels, output, output_kind"
@@ -140,5 +140,13 @@ final class ModelSidecarTests: XCTestCase {
         XCTAssertThrowsError(try Model.describe(graph, modelPath: "/nonexistent/dir/model.onnx")) { error in
             XCTAssertTrue("\(error)".hasPrefix("/nonexistent/dir/model.onnx: invalid sidecar: unknown key 'outputkind' (did you mean 'output_kind'?)"), "\(error)")
         }
+    }
+
+    func testSidecarLabelsImagenetAreTheBuiltInLabels() throws {
+        let model = try Model(contentsOf: try squeezeNetFolder(sidecar: #"{"labels": "imagenet", "crop_fraction": 0.875}"#))
+        XCTAssertEqual(model.modelDescription.classLabels, try ClassLabels.imageNet1k)
+        var request = try ClassificationRequest(model: model)
+        request.maximumObservations = 1
+        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).perform(request).first?.identifier, "espresso")
     }
 }
