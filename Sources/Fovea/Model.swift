@@ -115,6 +115,30 @@ public final class Model: Sendable {
         return try plans.plan(for: [:]).valueTypes[name]?.shape.last
     }
 
+    /// Whether the model names its classes (``ModelDescription/classLabels`` is
+    /// set): a Core ML classifier always does; an ONNX model does when its
+    /// sidecar or code gave labels.
+    public var hasClassLabels: Bool { modelDescription.classLabels != nil }
+
+    /// A one-line warning when the model classifies images but has no class
+    /// labels, so that its observations are named by class index (`class 387`)
+    /// instead of by name; `nil` when it has labels or is not an image classifier
+    /// (no image input). Show it to users: the results are right, but read as numbers.
+    ///
+    /// ```swift
+    /// if let warning = model.classLabelsWarning { logger.warning("\(warning)") }
+    /// ```
+    public var classLabelsWarning: String? {
+        guard !hasClassLabels, modelDescription.imageInput != nil, modelDescription.scoresOutputName != nil else { return nil }
+        let classes = (try? classCount()) ?? nil
+        var text = path.isEmpty ? "" : SafeText.escaped(path) + ": "
+        text += "the model has no class labels" + (classes.map { " for its \($0) classes" } ?? "")
+        text += "; observations are named by index (\"class 0\", \"class 1\", ...)."
+        text += " Give \"labels\" in its sidecar, or set them in code: describing { $0.classLabels = ... }"
+        if classes == ClassLabels.imageNet1kClassCount { text += " (ImageNet's 1000 classes: ClassLabels.imageNet1k)" }
+        return text
+    }
+
     private func checkLabels() throws {
         guard let labels = modelDescription.classLabels, let classes = try classCount() else { return }
         guard labels.count == classes else {

@@ -88,6 +88,8 @@ struct Classify: ParsableCommand {
         listingErrors.forEach { printError($0) }
         var results: [ImageResult] = []
         let progress = ProgressBar(total: files.count)
+        // Said once, before the first result that names classes by index.
+        var labelsWarning = Self.labelsWarning(for: loaded)
         for (index, file) in files.enumerated() {
             progress.update(done: index)
             do {
@@ -103,6 +105,11 @@ struct Classify: ParsableCommand {
                     all = try handler.perform(request)
                 }
                 let observations = coreMLOutputs == nil ? all : Array(all.filter { $0.confidence >= minConfidence }.prefix(top))
+                if let warning = labelsWarning {
+                    progress.clear()
+                    printWarning(warning)
+                    labelsWarning = nil
+                }
                 results.append(ImageResult(image: file, orientation: handler.orientation.name, observations: observations,
                                            notSure: observations.isEmpty ? true : nil, error: nil,
                                            outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }))
@@ -119,6 +126,17 @@ struct Classify: ParsableCommand {
             try printJSON(Report(results: results), [.sortedKeys, .withoutEscapingSlashes])
         }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// The one-line warning for a classifier without labels (the command-line
+    /// form of ``Model/classLabelsWarning``), or `nil` when it has labels.
+    static func labelsWarning(for model: Model) -> String? {
+        guard model.classLabelsWarning != nil else { return nil }
+        let classes = (try? model.classCount()) ?? nil
+        var text = model.path + ": the model has no class labels" + (classes.map { " for its \($0) classes" } ?? "")
+        text += "; classes are printed by index (\"class 387\"). Give --labels FILE"
+        if classes == ClassLabels.imageNet1kClassCount { text += " or --labels imagenet" }
+        return text + ", or \"labels\" in the model's sidecar (\(ModelSidecar.path(forModelAt: model.path)))"
     }
 
     private func printText(image: String, observations: [ClassificationObservation]) {

@@ -3,7 +3,7 @@ import XCTest
 @testable import Fovea
 
 /// Issue 15: labels that cannot go missing silently — the built-in ImageNet
-/// labels (a package resource).
+/// labels (a package resource), and the warning for a classifier without labels.
 final class ClassLabelsTests: XCTestCase {
     // MARK: the built-in ImageNet labels
 
@@ -53,14 +53,77 @@ final class ClassLabelsTests: XCTestCase {
         }
     }
 
+    // MARK: a model without labels says so
+
+    func testAnONNXModelWithoutLabelsWarnsInOneLine() throws {
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        XCTAssertFalse(model.hasClassLabels)
+        let warning = try XCTUnwrap(model.classLabelsWarning)
+        XCTAssertFalse(warning.contains("\n"), warning)
+        for fragment in ["squeezenet1.1.onnx: ", "no class labels", "1000 classes", "\"class 0\"", "\"labels\"", "ClassLabels.imageNet1k"] {
+            XCTAssertTrue(warning.contains(fragment), "'\(warning)' lacks '\(fragment)'")
+        }
+        // The observations really are named by index: what the warning is about.
+        var request = try ClassificationRequest(model: model)
+        request.maximumObservations = 1
+        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).perform(request)
+        XCTAssertEqual(top.first?.identifier, "class 387")
+    }
+
+    func testLabelsSetInCodeOrBuiltInSilenceTheWarning() throws {
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing {
+            $0.classLabels = try .imageNet1k
+        }
+        XCTAssertTrue(model.hasClassLabels)
+        XCTAssertNil(model.classLabelsWarning)
+        var request = try ClassificationRequest(model: model)
+        request.maximumObservations = 1
+        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).perform(request)
+        XCTAssertEqual(top.first?.identifier, "lesser panda, red panda, panda, bear cat, cat bear, Ailurus fulgens")
+    }
+
+    func testACoreMLClassifierHasItsOwnLabels() throws {
+        let model = try Model(contentsOf: TestData.model("coreml/SqueezeNet11.mlmodel"))
+        XCTAssertTrue(model.hasClassLabels)
+        XCTAssertNil(model.classLabelsWarning)
+    }
+
+    func testAModelWithNoImageInputIsNotWarnedAbout() throws {
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing { $0.imageInput = nil }
+        XCTAssertFalse(model.hasClassLabels)
+        XCTAssertNil(model.classLabelsWarning, "not an image classifier: nothing is named by index")
+    }
+
     // MARK: the command line
 
-    func testClassifyWithBuiltInLabels() throws {
+    func testClassifyWithoutLabelsWarnsOnceBeforeTheResults() throws {
+        let result = try TestData.runFovea(["classify", "--model", TestData.model("squeezenet1.1.onnx"), "--top", "1",
+                                            TestData.photo("red_panda.jpg"), TestData.photo("coffee.png")])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("class 387"), result.stdout)
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "one warning for two images: \(result.stderr)")
+        let warning = String(lines.first ?? "")
+        XCTAssertTrue(warning.hasPrefix("warning: "), warning)
+        for fragment in ["squeezenet1.1.onnx: ", "no class labels for its 1000 classes", "--labels FILE", "--labels imagenet", "squeezenet1.1.fovea.json"] {
+            XCTAssertTrue(warning.contains(fragment), "'\(warning)' lacks '\(fragment)'")
+        }
+        let json = try TestData.runFovea(["classify", "--model", TestData.model("squeezenet1.1.onnx"), "--json", TestData.photo("red_panda.jpg")])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)), "the warning stays off standard output")
+        XCTAssertTrue(json.stderr.hasPrefix("warning: "), json.stderr)
+    }
+
+    func testClassifyWithBuiltInOrModelLabelsDoesNotWarn() throws {
         let builtIn = try TestData.runFovea(["classify", "--model", TestData.model("squeezenet1.1.onnx"), "--labels", "imagenet",
                                              "--top", "1", TestData.photo("red_panda.jpg")])
         XCTAssertEqual(builtIn.status, 0, builtIn.stderr)
         XCTAssertTrue(builtIn.stdout.contains("lesser panda"), builtIn.stdout)
         XCTAssertEqual(builtIn.stderr, "")
+        let coreML = try TestData.runFovea(["classify", "--model", TestData.model("coreml/SqueezeNet11.mlmodel"), "--top", "1",
+                                            TestData.photo("red_panda.jpg")])
+        XCTAssertEqual(coreML.status, 0, coreML.stderr)
+        XCTAssertEqual(coreML.stderr, "")
     }
 
     func testLabelsImagenetOnAModelOfAnotherClassCountFails() throws {

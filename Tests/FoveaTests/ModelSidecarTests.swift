@@ -145,6 +145,7 @@ final class ModelSidecarTests: XCTestCase {
     func testSidecarLabelsImagenetAreTheBuiltInLabels() throws {
         let model = try Model(contentsOf: try squeezeNetFolder(sidecar: #"{"labels": "imagenet", "crop_fraction": 0.875}"#))
         XCTAssertEqual(model.modelDescription.classLabels, try ClassLabels.imageNet1k)
+        XCTAssertNil(model.classLabelsWarning)
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
         XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).perform(request).first?.identifier, "espresso")
