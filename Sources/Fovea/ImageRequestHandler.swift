@@ -28,12 +28,22 @@ public final class ImageRequestHandler: Sendable {
         try self.init(data: data, orientation: orientation, source: path, limits: limits)
     }
 
-    /// Decodes the image file at a file URL.
-    public convenience init(url: URL, orientation: ImageOrientation? = nil) throws {
+    /// Decodes the image file at a file URL (Vision's `init(url:orientation:)`);
+    /// see the `String` form, `init(contentsOf:orientation:limits:)`.
+    ///
+    /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
+    ///   the `String` form.
+    public convenience init(url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default) throws {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
         }
-        try self.init(contentsOf: url.path, orientation: orientation)
+        try self.init(contentsOf: url.path, orientation: orientation, limits: limits)
+    }
+
+    /// Decodes the image file at a file URL: the same as ``init(url:orientation:limits:)``,
+    /// named like ``Model``'s and ``ClassLabels``' URL initializers.
+    public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default) throws {
+        try self.init(url: url, orientation: orientation, limits: limits)
     }
 
     /// Decodes an encoded image in memory; `source` names it in error messages.

@@ -40,6 +40,18 @@ public final class Model: Sendable {
         try self.init(graph: graph, path: path, configuration: configuration, description: resolved)
     }
 
+    /// Loads the model at a file URL; see the `String` form, `init(contentsOf:configuration:description:)`.
+    ///
+    /// - Throws: `.invalidArgument` for a URL that is not a file URL (Fovea
+    ///   reads no network resources), else as the `String` form.
+    public convenience init(contentsOf url: URL, configuration: ModelConfiguration = ModelConfiguration(),
+                            description: ModelDescription? = nil) throws {
+        guard url.isFileURL else {
+            throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
+        }
+        try self.init(contentsOf: url.path, configuration: configuration, description: description)
+    }
+
     /// Wraps an already-built graph; `description` defaults to what the graph says.
     ///
     /// The model keeps (in ``graph``) and runs the graph as rewritten by the
