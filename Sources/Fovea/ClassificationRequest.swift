@@ -28,6 +28,23 @@ public struct ClassificationRequest: Sendable {
 
     private let image: ImageInputDescription
     private let scoresOutput: String
+    private let latest = LatestResults()
+
+    /// The observations of the last ``ImageRequestHandler`` perform of this
+    /// request, as Vision's `request.results`: `nil` before the first perform
+    /// and after one that failed.
+    ///
+    /// Copies of a request share its results (it is a value holding a
+    /// reference, so that `try handler.perform([request])` can fill in the
+    /// caller's `request`). When several tasks perform the same request at
+    /// once, each should use the observations `perform` returns: `results`
+    /// holds whichever finished last.
+    public var results: [ClassificationObservation]? { latest.value }
+
+    /// Stores a perform's outcome for ``results``.
+    func record(_ result: Result<[ClassificationObservation], any Error>) {
+        latest.value = try? result.get()
+    }
 
     /// Throws `.invalidArgument` if the model has no image input (see
     /// ``ModelDescription/imageInput``) or no outputs.
@@ -98,5 +115,17 @@ public struct ClassificationRequest: Sendable {
             if scores.allSatisfy({ $0 >= 0 && $0 <= 1 }) && abs(total - 1) < 1e-3 { return scores }
             return softmax(scores)
         }
+    }
+}
+
+/// The lock-protected slot behind ``ClassificationRequest/results``.
+private final class LatestResults: @unchecked Sendable {
+    // @unchecked: every access to `stored` holds `lock`.
+    private let lock = NSLock()
+    private var stored: [ClassificationObservation]?
+
+    var value: [ClassificationObservation]? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
     }
 }

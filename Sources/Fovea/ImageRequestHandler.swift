@@ -70,20 +70,28 @@ public final class ImageRequestHandler: Sendable {
     }
 
     /// Performs one request and returns its observations, sorted by confidence.
-    /// Calls the request's completion handler too, if it has one.
+    /// Sets the request's ``ClassificationRequest/results`` and calls its
+    /// completion handler too, if it has one.
     public func perform(_ request: ClassificationRequest) throws -> [ClassificationObservation] {
         try performNow(request)
     }
 
     private func performNow(_ request: ClassificationRequest) throws -> [ClassificationObservation] {
         let result = Result { try FoveaError.at(.init(file: source)) { try request.observations(for: image) } }
+        request.record(result)
         request.completionHandler?(request, result)
         return try result.get()
     }
 
     /// Performs several requests on the image, in order, and returns each one's
-    /// observations. Every request runs (and gets its completion handler called)
-    /// even if one fails; then the first error is thrown.
+    /// observations. Every request runs (and gets its
+    /// ``ClassificationRequest/results`` set and its completion handler called)
+    /// even if one fails; then the first error is thrown. As with Vision:
+    ///
+    /// ```swift
+    /// try handler.perform([request])
+    /// let observations = request.results ?? []
+    /// ```
     public func perform(_ requests: [ClassificationRequest]) throws -> [[ClassificationObservation]] {
         try performNow(requests)
     }

@@ -45,4 +45,48 @@ final class VisionParityAPITests: XCTestCase {
             XCTAssertEqual((error as? FoveaError)?.kind, .limitExceeded, "\(error)")
         }
     }
+
+    // MARK: request.results
+
+    func testResultsAfterPerformingSeveralRequests() throws {
+        let model = try Model(contentsOf: squeezeNet).describing { $0.classLabels = try .imageNet1k }
+        var top1 = try ClassificationRequest(model: model)
+        top1.maximumObservations = 1
+        var top3 = try ClassificationRequest(model: model)
+        top3.maximumObservations = 3
+        XCTAssertNil(top1.results, "no results before the first perform")
+        let handler = try ImageRequestHandler(contentsOf: TestData.photo("coffee.png"))
+        let returned = try handler.perform([top1, top3])
+        XCTAssertEqual(top1.results, returned[0])
+        XCTAssertEqual(top3.results, returned[1])
+        XCTAssertEqual(top1.results?.map(\.identifier), ["espresso"])
+        XCTAssertEqual(top3.results?.count, 3)
+        // The next perform replaces them.
+        _ = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).perform(top1)
+        XCTAssertEqual(top1.results?.first?.identifier.hasPrefix("lesser panda"), true)
+        XCTAssertEqual(top3.results?.count, 3, "another request's results are its own")
+    }
+
+    func testResultsAfterAnAsyncPerform() async throws {
+        var request = try ClassificationRequest(model: try Model(contentsOf: squeezeNet))
+        request.maximumObservations = 2
+        let handler = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg"))
+        let returned = try await handler.perform([request])
+        XCTAssertEqual(request.results, returned[0])
+        XCTAssertEqual(request.results?.first?.identifier, "class 387")
+    }
+
+    func testEveryRequestGetsResultsEvenWhenAnotherFails() throws {
+        let model = try Model(contentsOf: squeezeNet)
+        let ok = try ClassificationRequest(model: model)
+        // A description that feeds SqueezeNet 2×2 pictures: its first convolution has no output.
+        let failing = try ClassificationRequest(model: model.describing { $0.imageInput?.width = 2; $0.imageInput?.height = 2 })
+        let handler = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg"))
+        XCTAssertThrowsError(try handler.perform([failing, ok])) { error in
+            XCTAssertTrue(error is FoveaError, "\(error)")
+        }
+        XCTAssertNil(failing.results, "a failed perform has no results")
+        XCTAssertEqual(ok.results?.first?.identifier, "class 387", "the request after the failed one still ran")
+        XCTAssertEqual(ok.results?.count, 1000)
+    }
 }
