@@ -89,4 +89,31 @@ final class VisionParityAPITests: XCTestCase {
         XCTAssertEqual(ok.results?.first?.identifier, "class 387", "the request after the failed one still ran")
         XCTAssertEqual(ok.results?.count, 1000)
     }
+
+    // MARK: typed backend names
+
+    func testTypedBackendNamesSelectTheSameBackendsAsStrings() throws {
+        XCTAssertEqual([BackendName.kernels, .simd, .blas, .reference].map(\.rawValue), ["kernels", "simd", "blas", "reference"])
+        XCTAssertEqual(BackendRegistry.standard.backendNames, [.kernels, .simd, .blas, .reference])
+        XCTAssertEqual(BackendRegistry.standard.names, BackendRegistry.standard.backendNames.map(\.rawValue))
+        let typed = ModelConfiguration(backends: [.simd], threads: 1)
+        XCTAssertEqual(typed.backends, ["simd"])
+        XCTAssertEqual(typed.backendNames, [.simd])
+        var strings = ModelConfiguration(backends: ["reference"])
+        XCTAssertEqual(strings.backendNames, [BackendName("reference")])
+        strings.backendNames = [.blas, "simd"]
+        XCTAssertEqual(strings.backends, ["blas", "simd"])
+        let model = try Model(contentsOf: squeezeNet, configuration: typed)
+        let used = Set(try model.plan().assignments.map(\.backend))
+        XCTAssertEqual(used, ["simd"], "every SqueezeNet node runs on the one backend asked for")
+    }
+
+    func testAnUnknownTypedNameIsTheSameErrorAsAnUnknownString() throws {
+        XCTAssertThrowsError(try BackendRegistry.standard.backends(named: [BackendName("gpu")])) { error in
+            XCTAssertEqual("\(error)", "unknown backend 'gpu' (available: kernels, simd, blas, reference)")
+        }
+        XCTAssertThrowsError(try Model(contentsOf: squeezeNet, configuration: ModelConfiguration(backends: ["gpu" as BackendName]))) { error in
+            XCTAssertTrue("\(error)".contains("unknown backend 'gpu'"), "\(error)")
+        }
+    }
 }
