@@ -30,10 +30,10 @@ public struct ClassLabels: Sendable, Equatable {
         try self.init(text: data, source: path)
     }
 
-    /// Reads a labels file at a file URL; see ``init(contentsOf:)-(String)``.
+    /// Reads a labels file at a file URL; see the `String` form, `init(contentsOf:)`.
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
-    ///   ``init(contentsOf:)-(String)``.
+    ///   the `String` form.
     public init(contentsOf url: URL) throws {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
@@ -46,7 +46,7 @@ public struct ClassLabels: Sendable, Equatable {
     /// is relative. Used by `fovea classify --labels` and the sidecar's `"labels"`;
     /// name a file that is called `imagenet` as `./imagenet`.
     ///
-    /// - Throws: as ``imageNet1k`` or ``init(contentsOf:)-(String)``.
+    /// - Throws: as ``imageNet1k`` or `init(contentsOf:)`.
     public init(namedOrAt nameOrPath: String, relativeTo directory: String? = nil) throws {
         if nameOrPath == ClassLabels.imageNet1kName {
             self = try ClassLabels.imageNet1k
