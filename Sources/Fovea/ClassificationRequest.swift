@@ -100,21 +100,10 @@ public struct ClassificationRequest: Sendable {
     /// Ranks raw model scores: softmax unless they are probabilities, sorted
     /// high to low, filtered by ``minimumConfidence``, cut to ``maximumObservations``.
     public func observations(forScores scores: [Float]) -> [ClassificationObservation] {
-        let probabilities = probabilities(from: scores)
+        let probabilities = model.modelDescription.probabilities(fromScores: scores)
         let ranked = ClassificationObservation.ranked(probabilities: probabilities, labels: model.modelDescription.classLabels,
                                                       limit: maximumObservations.map { Swift.max(0, $0) })
         return ranked.filter { $0.confidence >= minimumConfidence }
-    }
-
-    private func probabilities(from scores: [Float]) -> [Float] {
-        switch model.modelDescription.outputKind {
-        case .probabilities?: return scores
-        case .logits?: return softmax(scores)
-        case nil:
-            let total = scores.reduce(0, +)
-            if scores.allSatisfy({ $0 >= 0 && $0 <= 1 }) && abs(total - 1) < 1e-3 { return scores }
-            return softmax(scores)
-        }
     }
 }
 
