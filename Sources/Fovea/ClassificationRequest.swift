@@ -83,6 +83,24 @@ public struct ClassificationRequest: Sendable {
         try observations(forPreparedImage: try preparedImage(for: image))
     }
 
+    /// Classifies several upright images and returns each one's observations,
+    /// in order. The images are prepared one by one and run together as one
+    /// `N×C×H×W` batch; a model that cannot run the batch (a fixed batch
+    /// size) runs them one at a time.
+    ///
+    /// - Throws: as ``observations(for:)``, for the first image that fails.
+    public func observations(forBatch images: [RGBImage]) throws -> [[ClassificationObservation]] {
+        let prepared = try images.map(preparedImage(for:))
+        guard prepared.count > 1 else { return try prepared.map(observations(forPreparedImage:)) }
+        let tensor = try image.normalization.tensor(from: prepared)
+        if let outputs = try? model.predict([image.name: tensor]), let scores = outputs[scoresOutput],
+           scores.shape.first == prepared.count, let values = scores.floats {
+            let size = values.count / prepared.count
+            return (0..<prepared.count).map { row in observations(forScores: Array(values[row * size ..< (row + 1) * size])) }
+        }
+        return try prepared.map(observations(forPreparedImage:))
+    }
+
     /// Classifies a picture already cropped and scaled by ``preparedImage(for:)``.
     public func observations(forPreparedImage prepared: RGBImage) throws -> [ClassificationObservation] {
         try observations(forInputTensor: try image.normalization.tensor(from: [prepared]))

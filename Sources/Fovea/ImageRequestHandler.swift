@@ -111,6 +111,34 @@ public final class ImageRequestHandler: Sendable {
         return results
     }
 
+    /// Performs `request` on the images of several handlers as one batched run
+    /// (see ``ClassificationRequest/observations(forBatch:)``) and returns each
+    /// image's observations, in order. The request's completion handler is
+    /// called once per image; its ``ClassificationRequest/results`` are left as
+    /// they were (use the returned observations).
+    ///
+    /// ```swift
+    /// let handlers = try paths.map { try ImageRequestHandler(contentsOf: $0) }
+    /// let perImage = try ImageRequestHandler.perform(request, on: handlers)
+    /// ```
+    ///
+    /// - Throws: the first error. A batch that fails as a whole is retried one
+    ///   image at a time: every image is classified (and reported to the
+    ///   completion handler), then the first image's error is thrown, naming it.
+    public static func perform(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) throws -> [[ClassificationObservation]] {
+        let batched = Result { try request.observations(forBatch: handlers.map(\.image)) }
+        guard case .success(let observations) = batched else {
+            let results = handlers.map { handler in
+                let result = Result { try FoveaError.at(.init(file: handler.source)) { try request.observations(for: handler.image) } }
+                request.completionHandler?(request, result)
+                return result
+            }
+            return try results.map { try $0.get() }
+        }
+        for observation in observations { request.completionHandler?(request, .success(observation)) }
+        return observations
+    }
+
     /// Performs one request off the caller's actor (on the global concurrent executor).
     @concurrent
     public func perform(_ request: ClassificationRequest) async throws -> [ClassificationObservation] {

@@ -108,3 +108,51 @@ final class PredictionTests: XCTestCase {
         }
     }
 }
+
+/// Issue 15, part 5: a request performed on many images in one batched run.
+final class BatchClassificationTests: XCTestCase {
+    private let photos = ["red_panda.jpg", "coffee.png", "chelsea_cat.png", "rocket.jpg"]
+
+    func testABatchGivesEachImagesObservationsAsOneAtATime() throws {
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
+            .describing { $0.classLabels = try .imageNet1k }
+        var request = try ClassificationRequest(model: model)
+        request.maximumObservations = 3
+        let handlers = try photos.map { try ImageRequestHandler(contentsOf: TestData.photo($0)) }
+        let batched = try ImageRequestHandler.perform(request, on: handlers)
+        XCTAssertEqual(batched.count, photos.count)
+        for (index, handler) in handlers.enumerated() {
+            let single = try handler.perform(request)
+            XCTAssertEqual(batched[index].map(\.identifier), single.map(\.identifier), photos[index])
+            for (a, b) in zip(batched[index], single) { XCTAssertEqual(a.confidence, b.confidence, accuracy: 1e-4, photos[index]) }
+        }
+        XCTAssertEqual(batched[1].first?.identifier, "espresso")
+        XCTAssertEqual(try request.observations(forBatch: []), [])
+        XCTAssertEqual(try request.observations(forBatch: [handlers[1].image]).first?.first?.identifier, "espresso")
+    }
+
+    func testTheCompletionHandlerHearsOfEveryImage() throws {
+        final class Count: @unchecked Sendable {
+            let lock = NSLock()
+            var successes = 0, failures = 0
+        }
+        let count = Count()
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let request = try ClassificationRequest(model: model) { _, result in
+            count.lock.withLock { if case .success = result { count.successes += 1 } else { count.failures += 1 } }
+        }
+        let handlers = try photos.prefix(2).map { try ImageRequestHandler(contentsOf: TestData.photo($0)) }
+        _ = try ImageRequestHandler.perform(request, on: handlers)
+        XCTAssertEqual(count.successes, 2)
+        XCTAssertEqual(count.failures, 0)
+
+        // A description that makes every image fail: each is reported, the first error is thrown.
+        let failing = try ClassificationRequest(model: model.describing { $0.imageInput?.width = 2; $0.imageInput?.height = 2 }) { _, result in
+            count.lock.withLock { if case .success = result { count.successes += 1 } else { count.failures += 1 } }
+        }
+        XCTAssertThrowsError(try ImageRequestHandler.perform(failing, on: handlers)) { error in
+            XCTAssertTrue("\(error)".hasPrefix(TestData.photo(self.photos[0])), "names the first image: \(error)")
+        }
+        XCTAssertEqual(count.failures, 2)
+    }
+}
