@@ -36,7 +36,7 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
     public var scale: [Float]?
     public var bias: [Float]?
     public var cropFraction: Double?
-    /// A labels file path or the labels themselves.
+    /// A labels file path, `imagenet` for ``ClassLabels/imageNet1k``, or the labels themselves.
     public var labels: Labels?
     public var output: String?
     public var outputKind: String?
@@ -45,9 +45,13 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
 
     /// A labels file or an inline list.
     public enum Labels: Sendable, Equatable, Decodable {
+        /// A labels file, relative to the sidecar's folder, or `imagenet` for
+        /// the built-in ``ClassLabels/imageNet1k`` (see ``ClassLabels/init(namedOrAt:relativeTo:)``).
         case file(String)
+        /// The labels themselves, in class order.
         case names([String])
 
+        /// A JSON string (`.file`) or an array of strings (`.names`).
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let path = try? container.decode(String.self) {
