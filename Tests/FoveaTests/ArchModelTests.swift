@@ -1,0 +1,95 @@
+import Foundation
+import XCTest
+import FoveaTestSupport
+@testable import Fovea
+
+/// MobileNetV2 (BatchNormalization folded, and explicit: folded by Fovea, and
+/// kept as nodes) and ResNet-50 as published, with seeded random weights,
+/// written by `scripts/arch-models.sh`: every backend against the reference
+/// node by node (`ParityCheck`, each step within its written tolerance), and
+/// the default backends' output against onnxruntime's on the same input.
+///
+/// Release builds only: the reference backend and the C kernels compiled at
+/// -O0 take minutes on ResNet-50's 4 GMACs. `scripts/test.sh` writes the
+/// models and runs this class in its release step; elsewhere it is skipped
+/// when the models are absent, with the command that writes them.
+final class ArchModelTests: XCTestCase {
+    /// `FOVEA_ARCH_MODELS`, or `.build-arch-models` in the package (the script's default).
+    private static var directory: String {
+        ProcessInfo.processInfo.environment["FOVEA_ARCH_MODELS"]
+            ?? TestData.packageRoot.appendingPathComponent(".build-arch-models").path
+    }
+
+    private func files(_ name: String) throws -> (model: String, input: Tensor, onnxruntime: Tensor) {
+        #if DEBUG
+        throw XCTSkip("runs in release builds only (swift test -c release --filter ArchModelTests)")
+        #else
+        let folder = "\(Self.directory)/\(name)"
+        guard FileManager.default.fileExists(atPath: "\(folder)/ort_output.npy") else {
+            throw XCTSkip("\(folder) is missing: run scripts/arch-models.sh")
+        }
+        return ("\(folder)/\(name).onnx", try NumpyFile.read(contentsOf: "\(folder)/input.npy"),
+                try NumpyFile.read(contentsOf: "\(folder)/ort_output.npy"))
+        #endif
+    }
+
+    /// Parity of kernels, simd and blas with the reference, and the default plan against onnxruntime.
+    private func check(_ name: String, optimizations: OptimizationOptions = OptimizationOptions(),
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let (path, input, onnxruntime) = try files(name)
+        var configuration = ModelConfiguration(threads: 2)
+        configuration.optimizations = optimizations
+        let model = try Model(contentsOf: path, configuration: configuration)
+        let feeds = [model.graph.inputs[0].name: input]
+
+        let backends = try BackendRegistry.standard.backends(named: ["kernels", "simd", "blas"])
+        for report in try ParityCheck(model: model, threads: 2).run(inputs: feeds, backends: backends) {
+            XCTAssertTrue(report.passed, "\(name) \(report.backend): max rel \(report.maxRelativeError) above \(report.tolerance)",
+                          file: file, line: line)
+            // MaxPool, GlobalAveragePool and Flatten fall back on simd; the kernels backend runs every node.
+            if report.backend == "kernels" {
+                XCTAssertEqual(report.fallbacks, [], "\(name)", file: file, line: line)
+            }
+        }
+
+        let output = try XCTUnwrap(model.predict(feeds).values.first?.floats, file: file, line: line)
+        let expected = try XCTUnwrap(onnxruntime.floats, file: file, line: line)
+        XCTAssertEqual(output.count, expected.count, file: file, line: line)
+        let scale = expected.map(abs).max() ?? 1
+        let error = zip(output, expected).map { abs($0 - $1) }.max() ?? .infinity
+        XCTAssertLessThanOrEqual(error / scale, 1e-4, "\(name): against onnxruntime", file: file, line: line)
+        XCTAssertEqual(output.indices.max { output[$0] < output[$1] }, expected.indices.max { expected[$0] < expected[$1] },
+                       "\(name): top-1", file: file, line: line)
+    }
+
+    func testResNet50() throws {
+        try check("resnet50")
+    }
+
+    func testResNet50Unfused() throws {
+        try check("resnet50", optimizations: OptimizationOptions(foldBatchNormalization: false, fuseActivations: false))
+    }
+
+    func testMobileNetV2() throws {
+        try check("mobilenetv2")
+    }
+
+    func testMobileNetV2WithBatchNormalizationFolded() throws {
+        try check("mobilenetv2_bn")
+    }
+
+    func testMobileNetV2WithBatchNormalizationKept() throws {
+        try check("mobilenetv2_bn", optimizations: OptimizationOptions(foldBatchNormalization: false))
+    }
+
+    /// The residual Adds are fused into the Convs before them (16 in ResNet-50, 10 in MobileNetV2).
+    func testResidualAddsAreFused() throws {
+        for (name, adds) in [("resnet50", 16), ("mobilenetv2", 10)] {
+            let (path, _, _) = try files(name)
+            let model = try Model(contentsOf: path)
+            XCTAssertNil(model.graph.opHistogram["Add"], name)
+            let fused = try model.plan().assignments.filter { $0.algorithm.contains("+add") }
+            XCTAssertEqual(fused.count, adds, name)
+        }
+    }
+}
