@@ -9,7 +9,7 @@ final class SIMDActivationTests: XCTestCase {
     /// HardSigmoid and HardSwish repeat the reference's operations in order
     /// (exact in practice); 1e-6 allows for a compiler that contracts a*b+c.
     static let arithmeticTolerance = Tolerance(absolute: 1e-7, relative: 1e-6)
-    /// Sigmoid's vector exp is within ~2 ulp of expf; the absolute part covers
+    /// Sigmoid (the C kernels' fovea_sigmoid_f32) is within 2 ulp; the absolute part covers
     /// results in the subnormal range.
     static let sigmoidTolerance = Tolerance(absolute: 1e-37, relative: 1e-6)
 
