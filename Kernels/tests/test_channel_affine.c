@@ -8,17 +8,6 @@
  */
 #include "test_support.h"
 
-static float naive(const fovea_activation *a, float v) {
-    if (a == NULL) return v;
-    switch (a->kind) {
-    case FOVEA_ACTIVATION_RELU: return v > 0.0f ? v : 0.0f;
-    case FOVEA_ACTIVATION_CLIP: return v < a->min ? a->min : v > a->max ? a->max : v;
-    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0.0f ? v * a->alpha : v;
-    case FOVEA_ACTIVATION_NONE: break;
-    }
-    return v;
-}
-
 static float value(test_rng *rng) {
     switch (rng_int(rng, 0, 30)) {
     case 0: return NAN;
@@ -47,7 +36,7 @@ static void random_cases(test_rng *rng) {
         for (size_t i = 0; i < count; i++) {
             const size_t c = i / plane % channels;
             const float product = x[i] * scale[c]; /* rounded, then the sum rounded */
-            expected[i] = naive(activation, product + shift[c]);
+            expected[i] = (float)test_activation(activation, product + shift[c]);
         }
         guarded_buffer y = guarded_alloc(count, (size_t)trial % 3);
         float *out = in_place ? x : y.data;

@@ -84,16 +84,6 @@ static void naive_conv(const fovea_conv2d_params *p, const float *w, const float
                 }
 }
 
-static double activate(const fovea_activation *a, double v) {
-    switch (a->kind) {
-    case FOVEA_ACTIVATION_RELU: return v < 0 ? 0 : v;
-    case FOVEA_ACTIVATION_CLIP: return v < a->min ? a->min : v > a->max ? a->max : v;
-    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0 ? v * a->alpha : v;
-    case FOVEA_ACTIVATION_NONE: break;
-    }
-    return v;
-}
-
 static void check_random_shapes(const char *isa, test_rng *rng) {
     const fovea_activation activations[] = {{FOVEA_ACTIVATION_NONE, 0, 0, 0}, {FOVEA_ACTIVATION_RELU, 0, 0, 0},
                                             {FOVEA_ACTIVATION_CLIP, -0.5f, 0.5f, 0},
@@ -140,7 +130,7 @@ static void check_random_shapes(const char *isa, test_rng *rng) {
         for (size_t n = 0; n < p.batch; n++) {
             for (size_t i = 0; i < image; i++) {
                 const double start = add ? residual[n * image + i] : 0;
-                const double want = activate(activation, start + expected[n * image + i]);
+                const double want = test_activation(activation, start + expected[n * image + i]);
                 const double error = fabs(y.data[n * y_stride + i] - want) / (scale[n * image + i] + fabs(start) + 1e-3);
                 if (!(error <= worst)) worst = error;
             }

@@ -15,18 +15,6 @@
 
 /* ---- The naive convolution ------------------------------------------------------ */
 
-static double apply_activation(const fovea_activation *a, double v) {
-    if (a == NULL) return v;
-    if (v != v) return a->kind == FOVEA_ACTIVATION_RELU ? 0.0 : v;
-    switch (a->kind) {
-    case FOVEA_ACTIVATION_RELU: return v > 0 ? v : 0; /* NaN gives 0, as ONNX Relu */
-    case FOVEA_ACTIVATION_CLIP: return v < a->min ? a->min : v > a->max ? a->max : v;
-    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0 ? v * a->alpha : v;
-    case FOVEA_ACTIVATION_NONE: break;
-    }
-    return v;
-}
-
 /* Expected outputs (dense, batch × output_channels × OH × OW) and their error bounds. */
 static void naive_depthwise(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x,
                             const fovea_activation *act, double *expected, double *bound) {
@@ -54,7 +42,7 @@ static void naive_depthwise(const fovea_conv2d_params *p, const float *w, const 
                             magnitude += fabs(term);
                         }
                     }
-                    expected[i] = apply_activation(act, sum);
+                    expected[i] = test_activation(act, sum);
                     /* An infinite or NaN sum that the activation made finite (Clip, ReLU) must be exact. */
                     bound[i] = isfinite(magnitude) ? (double)(KH * KW + 2) * ldexp(1.0, -24) * magnitude * slope + 1e-37
                                                    : 0.0;

@@ -20,20 +20,6 @@
 
 /* ---- Naive references ------------------------------------------------------------ */
 
-static float naive_activation(const fovea_activation *a, float v) {
-    if (a == NULL) return v;
-    switch (a->kind) {
-    case FOVEA_ACTIVATION_RELU: return v > 0.0f ? v : 0.0f; /* NaN and -0 give +0 */
-    case FOVEA_ACTIVATION_CLIP:
-        if (v < a->min) v = a->min;
-        if (v > a->max) v = a->max;
-        return v;
-    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0.0f ? v * a->alpha : v;
-    case FOVEA_ACTIVATION_NONE: break;
-    }
-    return v;
-}
-
 static float naive_op(fovea_binary_op op, float a, float b) {
     /* volatile: one rounding per operation, as in the kernels */
     volatile float r;
@@ -70,7 +56,7 @@ static void naive_binary(fovea_binary_op op, size_t a_rank, const size_t *a_shap
                 bi = bi * bd + (bd == 1 ? 0 : index[d]);
             }
         }
-        y[i] = naive_activation(act, naive_op(op, a[ai], b[bi]));
+        y[i] = (float)test_activation(act, naive_op(op, a[ai], b[bi]));
     }
 }
 
@@ -284,7 +270,7 @@ static void binary_special_values(void) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
         for (int op = 0; op < 4; op++) {
             for (int k = 0; k < 4; k++) {
-                for (int i = 0; i < count; i++) want[i] = naive_activation(&acts[k], naive_op((fovea_binary_op)op, a[i], b[i]));
+                for (int i = 0; i < count; i++) want[i] = (float)test_activation(&acts[k], naive_op((fovea_binary_op)op, a[i], b[i]));
                 CHECK_STATUS(fovea_binary_f32((fovea_binary_op)op, 1, shape, a, 1, shape, b, 1, shape, y, &acts[k], 1),
                              FOVEA_STATUS_OK);
                 for (int i = 0; i < count; i++) {
@@ -327,7 +313,7 @@ static void activations(test_rng *rng) {
         float *want = (float *)malloc((count ? count : 1) * sizeof(float));
         if (x == NULL || want == NULL) exit(2);
         fill(rng, x, count, c % 4 == 3);
-        for (size_t i = 0; i < count; i++) want[i] = naive_activation(act, x[i]);
+        for (size_t i = 0; i < count; i++) want[i] = (float)test_activation(act, x[i]);
         for (int isa = 0; isa < test_isa_count; isa++) {
             if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
             const int in_place = (int)rng_int(rng, 0, 1);

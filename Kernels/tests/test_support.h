@@ -75,6 +75,23 @@ static inline float rng_float(test_rng *rng) {
 
 /* ---- Floats ---------------------------------------------------------------- */
 
+/*
+ * A fused activation as the kernels define it (fovea_kernels.h), in double:
+ * ReLU gives +0 for NaN, negatives and -0; Clip and LeakyReLU keep NaN; NULL or
+ * FOVEA_ACTIVATION_NONE is the identity. Exact for float inputs when the result
+ * is rounded back to float (a product of two floats is exact in double).
+ */
+static inline double test_activation(const fovea_activation *a, double v) {
+    if (a == NULL) return v;
+    switch (a->kind) {
+    case FOVEA_ACTIVATION_RELU: return v > 0 ? v : 0;
+    case FOVEA_ACTIVATION_CLIP: return v < a->min ? a->min : v > a->max ? a->max : v;
+    case FOVEA_ACTIVATION_LEAKY_RELU: return v < 0 ? v * a->alpha : v;
+    case FOVEA_ACTIVATION_NONE: break;
+    }
+    return v;
+}
+
 static inline uint32_t float_bits(float value) {
     uint32_t bits;
     memcpy(&bits, &value, sizeof bits);

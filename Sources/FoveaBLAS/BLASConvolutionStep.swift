@@ -85,11 +85,7 @@ struct BLASConvolutionStep: PreparedStep {
               y.shape == [x.shape[0], w.shape[0]] + g.outputSize else {
             throw FoveaError(.shapeMismatch, "Conv output is planned as \(y.shape); the geometry gives \(g.outputSize)")
         }
-        if attributes.addsResidual {
-            guard let r = node.inputType(3), r.dataType == .float32, r.shape == y.shape else {
-                throw FoveaError(.shapeMismatch, "the blas Conv's residual must have the output's shape \(y.shape)")
-            }
-        }
+        if attributes.addsResidual { try node.checkResidualMatchesOutput("blas") }
         return Layout(batch: x.shape[0], channels: x.shape[1], height: x.shape[2], width: x.shape[3],
                       outputChannels: w.shape[0], group: group,
                       kernel: (g.kernelShape[0], g.kernelShape[1]), stride: (g.strides[0], g.strides[1]),

@@ -528,7 +528,7 @@ struct MatMulOperands {
 }
 
 /// The product of `dims`, or `nil` if it overflows.
-func checkedProduct(_ dims: [Int]) -> Int? {
+public func checkedProduct(_ dims: [Int]) -> Int? {
     var product = 1
     for dim in dims {
         let (next, overflow) = product.multipliedReportingOverflow(by: dim)

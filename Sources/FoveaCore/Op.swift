@@ -254,6 +254,11 @@ public struct ConvAttributes: Sendable, Equatable {
     /// What the passes fused into this Conv, for plans and profiles:
     /// `" +add"`, `" +relu"`, `" +add +relu"`, or `""` for nothing.
     public var fusionSuffix: String {
+        Self.fusionSuffix(addsResidual: addsResidual, activation: activation)
+    }
+
+    /// ``fusionSuffix`` for a step that keeps the two fused parts apart from the attributes.
+    public static func fusionSuffix(addsResidual: Bool, activation: FusedActivation?) -> String {
         (addsResidual ? " +add" : "") + (activation.map { " +\($0)" } ?? "")
     }
 }

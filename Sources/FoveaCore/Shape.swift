@@ -3,6 +3,18 @@ extension Array where Element == Int {
     /// The number of elements a tensor of this shape holds (1 for a scalar `[]`).
     public var elementCount: Int { reduce(1, *) }
 
+    /// Steps this row-major position within `shape` to the next one (the last
+    /// axis fastest); after the last position it wraps to all zeros.
+    public mutating func advanceRowMajor(within shape: [Int]) {
+        var axis = shape.count - 1
+        while axis >= 0 {
+            self[axis] += 1
+            if self[axis] < shape[axis] { return }
+            self[axis] = 0
+            axis -= 1
+        }
+    }
+
     /// Row-major (C order) strides, in elements.
     public var rowMajorStrides: [Int] {
         var strides = [Int](repeating: 1, count: count)

@@ -67,15 +67,11 @@ struct ConvolutionShape: Sendable {
         try KernelStatus.check(fovea_conv2d_check(&checked), "Conv")
         activation = attributes.activation
         addsResidual = attributes.addsResidual
-        if addsResidual {
-            guard let r = node.inputType(3), r.dataType == .float32, r.shape == y.shape else {
-                throw FoveaError(.shapeMismatch, "the kernels Conv's residual must have the output's shape \(y.shape)")
-            }
-        }
+        if addsResidual { try node.checkResidualMatchesOutput("kernels") }
     }
 
     /// What is fused into the step, for its algorithm: `" +add +relu"` and the like.
     var fusionSuffix: String {
-        (addsResidual ? " +add" : "") + (activation.map { " +\($0)" } ?? "")
+        ConvAttributes.fusionSuffix(addsResidual: addsResidual, activation: activation)
     }
 }

@@ -46,17 +46,12 @@ struct PackedGemmConvolutionStep: PreparedStep {
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
         let threads = context.threads
         if threads > 1 { RunContext.parkWorkers() }
-        guard shape.addsResidual else {
-            try KernelStatus.check(
-                fovea_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
-                                 buffers.workspace, workspaceBytes(threads: threads), threads),
-                "Conv")
-            return
-        }
-        try buffers.startFromResidual("Conv")
+        // With a residual, the output holds it first and every tile starts from it.
+        if shape.addsResidual { try buffers.startFromResidual("Conv") }
+        let convolve = shape.addsResidual ? fovea_conv2d_add_f32 : fovea_conv2d_f32
         try KernelStatus.check(
-            fovea_conv2d_add_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
-                                 buffers.workspace, workspaceBytes(threads: threads), threads),
+            convolve(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
+                     buffers.workspace, workspaceBytes(threads: threads), threads),
             "Conv")
     }
 }

@@ -110,7 +110,7 @@ extension ONNXOpTranslator {
             return TranslatedNode(op: .withComputedParameters(.constantOfShape(value: fill)), inputs: [shapeInput])
         }
         let shape = try ctx.constantIntegers(0, "input") ?? []
-        guard shape.allSatisfy({ $0 >= 0 }), let count = checkedElementCount(shape), count <= maximumFoldedElements else {
+        guard shape.allSatisfy({ $0 >= 0 }), let count = checkedProduct(shape), count <= maximumFoldedElements else {
             throw FoveaError(.invalidModel, "input 'input' is \(shape); expected non-negative dimensions with at most \(maximumFoldedElements) elements")
         }
         let storage: Tensor.Storage
@@ -166,14 +166,4 @@ extension ONNXOpTranslator {
     /// The most elements a constant made at load time may have, so that a
     /// file's declared sizes cannot make the loader allocate without bound.
     static let maximumFoldedElements = 1 << 26
-
-    private static func checkedElementCount(_ shape: [Int]) -> Int? {
-        var product = 1
-        for dim in shape {
-            let (next, overflow) = product.multipliedReportingOverflow(by: dim)
-            if overflow { return nil }
-            product = next
-        }
-        return product
-    }
 }

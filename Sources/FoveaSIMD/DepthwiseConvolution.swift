@@ -18,7 +18,7 @@ struct DepthwiseConvolutionStep: PreparedStep {
         self.weights = weights
         self.bias = bias
         self.activation = KernelActivation(activation)
-        algorithm = "depthwise \(layout.kernelHeight)x\(layout.kernelWidth) \(kernels.isa)" + SIMDConvolution.activationSuffix(activation)
+        algorithm = "depthwise \(layout.kernelHeight)x\(layout.kernelWidth) \(kernels.isa)" + ConvAttributes.fusionSuffix(addsResidual: false, activation: activation)
     }
 
     var writesStridedOutput: Bool { true }

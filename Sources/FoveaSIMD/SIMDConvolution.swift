@@ -28,11 +28,6 @@ enum SIMDConvolution: SIMDOperatorFamily {
                                    activation: activation, addsResidual: addsResidual, kernels: kernels)
     }
 
-    /// ` +relu` (and so on) for a step's algorithm when an activation is fused; empty otherwise.
-    static func activationSuffix(_ activation: FusedActivation?) -> String {
-        activation.map { " +\($0)" } ?? ""
-    }
-
     /// The node's shape if this family runs it; throws (with the reason) otherwise.
     static func layout(_ node: NodeContext) throws -> ConvolutionLayout {
         guard case .conv(let attributes) = node.op else {
@@ -75,9 +70,8 @@ enum SIMDConvolution: SIMDOperatorFamily {
         }
         // The GEMM starts from a fused residual; the depthwise loop has no such start.
         if attributes.addsResidual {
-            guard !layout.isDepthwise, let r = node.inputType(3), r.dataType == .float32, r.shape == y.shape else {
-                throw FoveaError(.unsupported, "the simd Conv adds a residual on its GEMM path only, of the output's shape")
-            }
+            guard !layout.isDepthwise else { throw FoveaError(.unsupported, "the simd Conv adds a residual on its GEMM path only") }
+            try node.checkResidualMatchesOutput("simd")
         }
         return layout
     }
@@ -140,7 +134,7 @@ struct GemmConvolutionStep: PreparedStep {
         let kernel = "\(layout.kernelHeight)x\(layout.kernelWidth)"
         let suffix = "8x32 \(kernels.isa)"
         algorithm = (layout.isPointwise ? "gemm 1x1 \(suffix)" : "im2col+gemm \(kernel) \(suffix)")
-            + (addsResidual ? " +add" : "") + SIMDConvolution.activationSuffix(activation)
+            + ConvAttributes.fusionSuffix(addsResidual: addsResidual, activation: activation)
     }
 
     /// One bias value per row of every group's row panels (zeros in the padding rows).

@@ -138,4 +138,13 @@ public struct NodeContext: Sendable {
     public func constant(_ index: Int) -> Tensor? {
         constantInputs[index]
     }
+
+    /// For a Conv with a fused residual (``ConvAttributes/addsResidual``):
+    /// throws unless input 3 is a float32 tensor of output 0's type, the only
+    /// residual a backend's step starts from or adds.
+    public func checkResidualMatchesOutput(_ backend: String) throws {
+        guard let r = inputType(3), r.dataType == .float32, let y = outputTypes.first, r == y else {
+            throw FoveaError(.shapeMismatch, "the \(backend) Conv adds a residual of its output's type only (\(outputTypes.first?.shape.shapeDescription ?? "none"))")
+        }
+    }
 }

@@ -81,14 +81,7 @@ enum ReferenceBinary {
             for i in 0..<inner {
                 output.append(combine(a[aOffset + i * aStep], b[bOffset + i * bStep]))
             }
-            // Advance the row-major counter over the outer axes.
-            var axis = outerShape.count - 1
-            while axis >= 0 {
-                position[axis] += 1
-                if position[axis] < outerShape[axis] { break }
-                position[axis] = 0
-                axis -= 1
-            }
+            position.advanceRowMajor(within: outerShape)
         }
         return output
     }

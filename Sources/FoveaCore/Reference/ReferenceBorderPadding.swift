@@ -16,14 +16,7 @@ enum ReferenceBorderPadding {
             var offset = 0
             for axis in 0..<rank { offset += sources[axis][index[axis]] * inputStrides[axis] }
             offsets[flat] = offset
-            // Advance the row-major output index.
-            var axis = rank - 1
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < outputShape[axis] { break }
-                index[axis] = 0
-                axis -= 1
-            }
+            index.advanceRowMajor(within: outputShape)
         }
         let storage: Tensor.Storage
         switch x.storage {

@@ -6,15 +6,14 @@ extension ReferenceConvolution {
         var plain = attributes
         plain.activation = nil
         plain.addsResidual = false
-        let convolution = try run(args, plain, outputShape: outputShape).requireFloats("Conv output")
+        var values = try run(args, plain, outputShape: outputShape).requireFloats("Conv output")
         let residual = try args.tensor(3)
         guard residual.shape == outputShape else {
             throw FoveaError(.shapeMismatch, "the residual input is \(residual.shape.shapeDescription); expected the output's shape \(outputShape.shapeDescription)")
         }
         let r = try residual.requireFloats("residual")
-        var sum = [Float](repeating: 0, count: convolution.count)
-        for i in sum.indices { sum[i] = convolution[i] + r[i] }
-        if let activation = attributes.activation { sum = sum.map(activation.apply) }
-        return Tensor(uncheckedShape: outputShape, floats: sum)
+        for i in values.indices { values[i] += r[i] }
+        if let activation = attributes.activation { values = values.map(activation.apply) }
+        return Tensor(uncheckedShape: outputShape, floats: values)
     }
 }

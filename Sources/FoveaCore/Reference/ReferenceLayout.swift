@@ -91,13 +91,7 @@ struct Transposition: ElementRearrangement {
             var offset = 0
             for axis in shape.indices { offset += position[axis] * strides[axis] }
             output.append(elements[offset])
-            var axis = shape.count - 1
-            while axis >= 0 {
-                position[axis] += 1
-                if position[axis] < shape[axis] { break }
-                position[axis] = 0
-                axis -= 1
-            }
+            position.advanceRowMajor(within: shape)
         }
         return output
     }
@@ -126,13 +120,7 @@ struct Padding: ElementRearrangement {
                 offset += source * inputStrides[axis]
             }
             if inside { output[index] = elements[offset] }
-            var axis = outputShape.count - 1
-            while axis >= 0 {
-                position[axis] += 1
-                if position[axis] < outputShape[axis] { break }
-                position[axis] = 0
-                axis -= 1
-            }
+            position.advanceRowMajor(within: outputShape)
         }
         return output
     }

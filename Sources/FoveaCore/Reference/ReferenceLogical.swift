@@ -84,13 +84,7 @@ enum ReferenceLogical {
         var position = [Int](repeating: 0, count: shape.count)
         for _ in 0..<shape.elementCount {
             body(position)
-            var axis = shape.count - 1
-            while axis >= 0 {
-                position[axis] += 1
-                if position[axis] < shape[axis] { break }
-                position[axis] = 0
-                axis -= 1
-            }
+            position.advanceRowMajor(within: shape)
         }
     }
 
