@@ -30,3 +30,12 @@ final class MiddleReading: @unchecked Sendable {
     func take() { lock.withLock { value = ResidentMemory.now() } }
     var reading: ResidentMemory? { lock.withLock { value } }
 }
+
+/// The classifications that differed from the sequential run, from any thread.
+final class Mismatches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+
+    func add(_ mismatch: String) { lock.withLock { list.append(mismatch) } }
+    var all: [String] { lock.withLock { list } }
+}
