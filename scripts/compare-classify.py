@@ -20,6 +20,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = os.path.join(ROOT, "..", "shared", "models")
@@ -44,10 +45,20 @@ def number(pattern, text, what):
 
 
 def run(command):
+    """The command's output, and its wall time in seconds."""
+    start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
     if result.returncode != 0:
         sys.exit(f"error: {' '.join(command)} failed:\n{result.stderr}")
-    return result.stdout + result.stderr
+    return result.stdout + result.stderr, seconds
+
+
+def images_per_second(output, seconds, count):
+    """From the summary line; for a fovea without one (before issue 14), the
+    whole process's wall time, start-up and model loading included."""
+    match = re.search(r"([\d.]+) images/s", output)
+    return float(match.group(1)) if match else count / seconds
 
 
 def main():
@@ -64,6 +75,8 @@ def main():
     args = parser.parse_args()
     ensure_venv()
 
+    count = sum(1 for _, _, names in os.walk(args.photos) for n in names
+                if os.path.splitext(n)[1].lower() in {".jpg", ".jpeg", ".png", ".ppm", ".pgm"})
     binaries = [args.fovea] + args.also
     names = [os.path.relpath(b, ROOT) if b.startswith(ROOT) else b for b in binaries]
     for threads in [int(t) for t in args.threads.split(",")]:
@@ -71,18 +84,18 @@ def main():
         latencies = {name: [] for name in names + ["pillow+onnxruntime"]}
         for _ in range(args.rounds):
             for binary, name in zip(binaries, names):
-                out = run([binary, "classify", "--model", args.model, "--labels", args.labels, "--crop-fraction", "0.875",
-                           "--threads", str(threads)] + (["--batch-size", str(args.batch_size)] if args.batch_size > 1 else [])
-                          + [args.photos])
-                rates[name].append(number(r"([\d.]+) images/s", out, "images/s"))
+                out, seconds = run([binary, "classify", "--model", args.model, "--labels", args.labels, "--crop-fraction", "0.875",
+                                    "--threads", str(threads)] + (["--batch-size", str(args.batch_size)] if args.batch_size > 1 else [])
+                                   + [args.photos])
+                rates[name].append(images_per_second(out, seconds, count))
                 if args.photo:
-                    out = run([binary, "bench-photo", "--model", args.model, "--crop-fraction", "0.875",
-                               "--threads", str(threads), "--runs", "30", args.photo])
-                    latencies[name].append(number(r"total\s+([\d.]+) ms", out, "total"))
-            out = run([VENV_PYTHON, PILLOW_SCRIPT, "--model", args.model, "--threads", str(threads), "--quiet", args.photos])
+                    out, _ = run([binary, "bench-photo", "--model", args.model, "--crop-fraction", "0.875",
+                                  "--threads", str(threads), "--runs", "30", args.photo])
+                    latencies[name].append(number(r"total\s+([\d.]+)", out, "total"))
+            out, _ = run([VENV_PYTHON, PILLOW_SCRIPT, "--model", args.model, "--threads", str(threads), "--quiet", args.photos])
             rates["pillow+onnxruntime"].append(number(r"([\d.]+) images/s", out, "images/s"))
             if args.photo:
-                out = run([VENV_PYTHON, PILLOW_SCRIPT, "--model", args.model, "--threads", str(threads), "--latency", "30", args.photo])
+                out, _ = run([VENV_PYTHON, PILLOW_SCRIPT, "--model", args.model, "--threads", str(threads), "--latency", "30", args.photo])
                 latencies["pillow+onnxruntime"].append(number(r"median ([\d.]+) ms", out, "median"))
         python_rate = statistics.median(rates["pillow+onnxruntime"])
         python_latency = statistics.median(latencies["pillow+onnxruntime"]) if args.photo else None
