@@ -66,39 +66,62 @@ public struct ClassificationRequest: Sendable {
     /// The model's input size.
     public var inputSize: (width: Int, height: Int) { (image.width, image.height) }
 
+    /// Where each input pixel comes from for an upright image of
+    /// `width × height` (see ``ImageCropAndScaleOption/geometry(forImageWidth:height:width:height:cropFraction:)``).
+    public func geometry(forImageWidth width: Int, height: Int) throws -> CropAndScaleGeometry {
+        try imageCropAndScaleOption.geometry(forImageWidth: width, height: height, width: image.width, height: image.height,
+                                             cropFraction: image.cropFraction)
+    }
+
+    /// Threads for preparing pictures: the model's (``ModelConfiguration/effectiveThreads``).
+    var preparationThreads: Int { model.configuration.effectiveThreads }
+
     /// The picture the model sees for `image` (already upright): cropped and
     /// scaled to the input size, before normalization.
     public func preparedImage(for image: RGBImage) throws -> RGBImage {
-        try imageCropAndScaleOption.apply(to: image, width: self.image.width, height: self.image.height,
-                                          cropFraction: self.image.cropFraction)
+        try image.rendered(geometry(forImageWidth: image.width, height: image.height), threads: preparationThreads)
     }
 
-    /// The model's input tensor for an upright image: cropped, scaled and normalized.
+    /// The model's input tensor for an upright image: cropped, scaled and
+    /// normalized in one pass (the same values as normalizing ``preparedImage(for:)``).
     public func inputTensor(for image: RGBImage) throws -> Tensor {
-        try self.image.normalization.tensor(from: [try preparedImage(for: image)])
+        try inputTensor(for: image, geometry: geometry(forImageWidth: image.width, height: image.height),
+                        threads: preparationThreads)
+    }
+
+    /// The input tensor for `image` fitted by `geometry` (this request's
+    /// geometry for the full picture, or that geometry reduced for a reduced
+    /// decode of it), with rows split across `threads`.
+    func inputTensor(for image: RGBImage, geometry: CropAndScaleGeometry, threads: Int) throws -> Tensor {
+        try self.image.normalization.tensor(from: image, geometry: geometry, threads: threads)
     }
 
     /// Classifies an upright image: crop and scale, normalize, run, rank.
     public func observations(for image: RGBImage) throws -> [ClassificationObservation] {
-        try observations(forPreparedImage: try preparedImage(for: image))
+        try observations(forInputTensor: try inputTensor(for: image))
     }
 
     /// Classifies several upright images and returns each one's observations,
-    /// in order. The images are prepared one by one and run together as one
-    /// `N×C×H×W` batch; a model that cannot run the batch (a fixed batch
-    /// size) runs them one at a time.
+    /// in order. The images are prepared into one `N×C×H×W` batch and run
+    /// together; a model that cannot run the batch (a fixed batch size) runs
+    /// them one at a time.
     ///
     /// - Throws: as ``observations(for:)``, for the first image that fails.
     public func observations(forBatch images: [RGBImage]) throws -> [[ClassificationObservation]] {
-        let prepared = try images.map(preparedImage(for:))
-        guard prepared.count > 1 else { return try prepared.map(observations(forPreparedImage:)) }
-        let tensor = try image.normalization.tensor(from: prepared)
-        if let outputs = try? model.predict([image.name: tensor]), let scores = outputs[scoresOutput],
-           scores.shape.first == prepared.count, let values = scores.floats {
-            let size = values.count / prepared.count
-            return (0..<prepared.count).map { row in observations(forScores: Array(values[row * size ..< (row + 1) * size])) }
-        }
-        return try prepared.map(observations(forPreparedImage:))
+        guard images.count > 1 else { return try images.map(observations(for:)) }
+        let geometries = try images.map { try geometry(forImageWidth: $0.width, height: $0.height) }
+        let tensor = try image.normalization.tensor(from: images, geometries: geometries, threads: preparationThreads)
+        return try observations(forBatchTensor: tensor) ?? images.map(observations(for:))
+    }
+
+    /// The observations of each image of an `N×C×H×W` input, run as one
+    /// batch, or `nil` when the model cannot run it (a fixed batch size).
+    func observations(forBatchTensor tensor: Tensor) throws -> [[ClassificationObservation]]? {
+        let count = tensor.shape.first ?? 0
+        guard let outputs = try? model.predict([image.name: tensor]), let scores = outputs[scoresOutput],
+              scores.shape.first == count, count > 0, let values = scores.floats else { return nil }
+        let size = values.count / count
+        return (0..<count).map { row in observations(forScores: Array(values[row * size ..< (row + 1) * size])) }
     }
 
     /// Classifies a picture already cropped and scaled by ``preparedImage(for:)``.

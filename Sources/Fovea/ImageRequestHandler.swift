@@ -2,23 +2,48 @@ import Foundation
 
 /// Performs requests on one image (Vision's `VNImageRequestHandler`).
 ///
-/// The image is decoded and turned upright once, when the handler is made;
-/// each request then crops, scales and normalizes it for its model. A handler
-/// is immutable and `Sendable`: several tasks may perform requests on it at once.
+/// A JPEG is read when the handler is made (format, header, size limit, EXIF
+/// orientation) but its pixels are decoded when a request needs them, and only
+/// as many as it needs: libjpeg-turbo decodes at 1/2, 1/4 or 1/8 of the stored
+/// size in the DCT, and a request takes the smallest of these that still gives
+/// each pixel of the model's input at least one source pixel along both axes
+/// (see ``picture(for:)``).
+/// A 4000×3000 photo for a 224×224 model is decoded at 500×375. The reduced
+/// picture is then scaled with the same antialiased filter, so the input stays
+/// close to the exact crop (the tests bound the difference) and the top-5 of
+/// the shared photos is unchanged. ``image`` is always the full picture.
+///
+/// PNG, PPM and pixel buffers are decoded (or taken) in full at once. Each
+/// request then crops, scales and normalizes the upright picture for its model.
+/// A handler is `Sendable`: several tasks may perform requests on it at once.
 public final class ImageRequestHandler: Sendable {
-    /// The image, upright (after ``orientation`` was applied).
-    public let image: RGBImage
     /// The orientation that was applied: given, or read from the file's EXIF.
     public let orientation: ImageOrientation
     /// The file the image came from, for error messages.
     public let source: String?
 
-    /// Decodes the image file at `path` (JPEG, PNG or PPM).
+    /// The encoded file, for images decoded on demand; `nil` for pixels given in memory.
+    private let encoded: EncodedImage?
+    /// Upright pictures decoded so far, by reduction (1 = full size).
+    private let pictures: DecodedPictures
+
+    /// The image, upright (after ``orientation`` was applied), at full size.
+    /// For a JPEG it is decoded on first use (requests use a reduced decode
+    /// when that is enough, and do not need it).
+    ///
+    /// - Throws: `.invalidImage`, naming the file, for corrupt pixel data.
+    public var image: RGBImage {
+        get throws { try picture(reducedBy: 1) }
+    }
+
+    /// Reads the image file at `path` (JPEG, PNG or PPM).
     ///
     /// - Parameter orientation: how the stored pixels are turned; `nil` reads the
     ///   EXIF Orientation tag (`.up` when there is none).
     /// - Throws: `.io` for a missing or unreadable file, `.invalidImage` for an
-    ///   unsupported, truncated or corrupt one; the message names the file.
+    ///   unsupported file or a damaged header (a JPEG's damaged pixel data is
+    ///   found when it is decoded, by ``perform(_:)-(ClassificationRequest)`` or
+    ///   ``image``); the message names the file.
     ///
     /// - Parameter limits: the largest image accepted (default 100 megapixels),
     ///   checked from the file's header before decoding.
@@ -28,7 +53,7 @@ public final class ImageRequestHandler: Sendable {
         try self.init(data: data, orientation: orientation, source: path, limits: limits)
     }
 
-    /// Decodes the image file at a file URL (Vision's `init(url:orientation:)`);
+    /// Reads the image file at a file URL (Vision's `init(url:orientation:)`);
     /// see the `String` form, `init(contentsOf:orientation:limits:)`.
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
@@ -40,18 +65,20 @@ public final class ImageRequestHandler: Sendable {
         try self.init(contentsOf: url.path, orientation: orientation, limits: limits)
     }
 
-    /// Decodes the image file at a file URL: the same as ``init(url:orientation:limits:)``,
+    /// Reads the image file at a file URL: the same as ``init(url:orientation:limits:)``,
     /// named like ``Model``'s and ``ClassLabels``' URL initializers.
     public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default) throws {
         try self.init(url: url, orientation: orientation, limits: limits)
     }
 
-    /// Decodes an encoded image in memory; `source` names it in error messages.
-    public convenience init(data: Data, orientation: ImageOrientation? = nil, source: String? = nil,
-                            limits: ImageDecodingLimits = .default) throws {
-        let decoded = try ImageDecoder.decode(data: data, fileName: source, limits: limits)
-        let applied = orientation ?? EXIFOrientation.read(from: data) ?? .up
-        self.init(image: decoded, orientation: applied, source: source)
+    /// Reads an encoded image in memory; `source` names it in error messages.
+    public init(data: Data, orientation: ImageOrientation? = nil, source: String? = nil,
+                limits: ImageDecodingLimits = .default) throws {
+        let encoded = try EncodedImage(data: data, fileName: source, limits: limits)
+        self.orientation = orientation ?? EXIFOrientation.read(from: data) ?? .up
+        self.source = source
+        self.encoded = encoded
+        self.pictures = DecodedPictures()
     }
 
     /// Takes raw pixels (RGB8, RGBA8, BGRA8 or Gray8).
@@ -64,9 +91,62 @@ public final class ImageRequestHandler: Sendable {
 
     /// Takes a decoded image whose pixels are stored with `orientation`.
     public init(image: RGBImage, orientation: ImageOrientation = .up, source: String? = nil) {
-        self.image = image.oriented(orientation)
         self.orientation = orientation
         self.source = source
+        self.encoded = nil
+        self.pictures = DecodedPictures(full: image.oriented(orientation))
+    }
+
+    /// The upright picture `request` reads and where its input pixels come
+    /// from: for a JPEG, decoded at the smallest reduction that still keeps the
+    /// request's crop at full resolution (see the type's discussion), with the
+    /// request's geometry mapped onto it; otherwise ``image`` and the geometry.
+    ///
+    /// - Throws: `.invalidImage`, naming the file, for corrupt pixel data.
+    public func picture(for request: ClassificationRequest) throws -> (picture: RGBImage, geometry: CropAndScaleGeometry) {
+        try FoveaError.at(.init(file: source)) {
+            guard let encoded, encoded.canDecodeReduced, pictures.cached(reducedBy: 1) == nil else {
+                let full = try image
+                return (full, try request.geometry(forImageWidth: full.width, height: full.height))
+            }
+            let swaps = orientation.swapsWidthAndHeight
+            let geometry = try request.geometry(forImageWidth: swaps ? encoded.height : encoded.width,
+                                                height: swaps ? encoded.width : encoded.height)
+            let reduction = encoded.reduction { width, height in
+                geometry.keepsFullResolution(forImageWidth: swaps ? height : width, height: swaps ? width : height)
+            }
+            let picture = try picture(reducedBy: reduction)
+            return (picture, reduction == 1 ? geometry : geometry.reduced(by: reduction, imageWidth: picture.width, imageHeight: picture.height))
+        }
+    }
+
+    /// The picture `request`'s model sees: ``picture(for:)`` cropped and scaled, before normalization.
+    public func preparedImage(for request: ClassificationRequest) throws -> RGBImage {
+        let (picture, geometry) = try picture(for: request)
+        return try FoveaError.at(.init(file: source)) { try picture.rendered(geometry, threads: request.preparationThreads) }
+    }
+
+    /// The model's input tensor for `request`: ``picture(for:)`` cropped,
+    /// scaled and normalized in one pass.
+    public func inputTensor(for request: ClassificationRequest) throws -> Tensor {
+        try inputTensor(for: request, threads: request.preparationThreads)
+    }
+
+    /// ``inputTensor(for:)`` with rows split across `threads`.
+    func inputTensor(for request: ClassificationRequest, threads: Int) throws -> Tensor {
+        let (picture, geometry) = try picture(for: request)
+        return try FoveaError.at(.init(file: source)) { try request.inputTensor(for: picture, geometry: geometry, threads: threads) }
+    }
+
+    /// The upright picture decoded at 1/`reduction`, from the cache or decoded now.
+    private func picture(reducedBy reduction: Int) throws -> RGBImage {
+        if let cached = pictures.cached(reducedBy: reduction) { return cached }
+        guard let encoded else {
+            throw FoveaError(.invalidArgument, "this handler holds no encoded image to decode")
+        }
+        let upright = try encoded.decoded(reducedBy: reduction).oriented(orientation)
+        pictures.store(upright, reducedBy: reduction)
+        return upright
     }
 
     /// Performs one request and returns its observations, sorted by confidence.
@@ -77,7 +157,9 @@ public final class ImageRequestHandler: Sendable {
     }
 
     private func performNow(_ request: ClassificationRequest) throws -> [ClassificationObservation] {
-        let result = Result { try FoveaError.at(.init(file: source)) { try request.observations(for: image) } }
+        let result = Result {
+            try FoveaError.at(.init(file: source)) { try request.observations(forInputTensor: try inputTensor(for: request)) }
+        }
         request.record(result)
         request.completionHandler?(request, result)
         return try result.get()
@@ -126,10 +208,15 @@ public final class ImageRequestHandler: Sendable {
     ///   image at a time: every image is classified (and reported to the
     ///   completion handler), then the first image's error is thrown, naming it.
     public static func perform(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) throws -> [[ClassificationObservation]] {
-        let batched = Result { try request.observations(forBatch: handlers.map(\.image)) }
-        guard case .success(let observations) = batched else {
+        let batched = Result { () throws -> [[ClassificationObservation]]? in
+            guard handlers.count > 1 else { return nil }
+            return try request.observations(forBatchTensor: Tensor(batching: handlers.map { try $0.inputTensor(for: request) }))
+        }
+        guard case .success(let observations?) = batched else {
             let results = handlers.map { handler in
-                let result = Result { try FoveaError.at(.init(file: handler.source)) { try request.observations(for: handler.image) } }
+                let result = Result {
+                    try FoveaError.at(.init(file: handler.source)) { try request.observations(forInputTensor: try handler.inputTensor(for: request)) }
+                }
                 request.completionHandler?(request, result)
                 return result
             }
@@ -149,5 +236,24 @@ public final class ImageRequestHandler: Sendable {
     @concurrent
     public func perform(_ requests: [ClassificationRequest]) async throws -> [[ClassificationObservation]] {
         try performNow(requests)
+    }
+}
+
+/// The upright pictures a handler has decoded, by reduction (1 = full size).
+private final class DecodedPictures: @unchecked Sendable {
+    // @unchecked: every access to `byReduction` holds `lock`.
+    private let lock = NSLock()
+    private var byReduction: [Int: RGBImage] = [:]
+
+    init(full: RGBImage? = nil) {
+        byReduction[1] = full
+    }
+
+    func cached(reducedBy reduction: Int) -> RGBImage? {
+        lock.withLock { byReduction[reduction] }
+    }
+
+    func store(_ picture: RGBImage, reducedBy reduction: Int) {
+        lock.withLock { byReduction[reduction] = picture }
     }
 }

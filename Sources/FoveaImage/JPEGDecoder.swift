@@ -13,21 +13,66 @@ import FoveaCore
 /// (a truncated file comes out half grey). Fovea treats every warning as an error,
 /// except "extraneous bytes before marker" in an otherwise complete file, which
 /// is harmless and common in camera files.
+///
+/// ``decode(_:limits:reducedBy:)`` can decode at 1/2, 1/4 or 1/8 of the stored
+/// size: libjpeg-turbo then inverse-transforms only the low 4×4, 2×2 or 1×1
+/// coefficients of each 8×8 block, which is both a good low-pass filter and
+/// a fraction of the work (see ``EncodedImage``).
 enum JPEGDecoder {
-    static func decode(_ data: Data, limits: ImageDecodingLimits = .default) throws -> RGBImage {
+    /// The reductions libjpeg-turbo's DCT scaling offers below full size, smallest picture first.
+    static let reductions = [8, 4, 2]
+
+    /// A side of `size` pixels decoded at 1/`denominator`: rounded up, as libjpeg does.
+    static func reduced(_ size: Int, by denominator: Int) -> Int {
+        (size + denominator - 1) / denominator
+    }
+
+    /// The stored size from the header, checked against `limits`, without decoding pixels.
+    static func size(of data: Data, limits: ImageDecodingLimits = .default) throws -> (width: Int, height: Int) {
+        try withHeader(data, limits: limits) { _, _, _, width, height, _ in (width, height) }
+    }
+
+    /// Decodes the JPEG, in full or at 1/`denominator` of its size (2, 4 or 8,
+    /// scaled in the DCT; each side rounded up). The output buffer is the only
+    /// one Fovea allocates, so memory follows the decoded size.
+    static func decode(_ data: Data, limits: ImageDecodingLimits = .default, reducedBy denominator: Int = 1) throws -> RGBImage {
+        try withHeader(data, limits: limits) { handle, jpeg, bytes, storedWidth, storedHeight, colorspace in
+            let denominator = ([1] + reductions).contains(denominator) ? denominator : 1
+            let w = reduced(storedWidth, by: denominator), h = reduced(storedHeight, by: denominator)
+            let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+            let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGB
+            let channels = isCMYK ? 4 : 3
+            // LIMITSCANS stops progressive files with thousands of scans (a known DoS).
+            let flags = TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS
+            var decoded = [UInt8](repeating: 0, count: w * h * channels)
+            // Asking for w × h makes TurboJPEG pick the scaling factor 1/denominator.
+            let status = decoded.withUnsafeMutableBufferPointer { buffer in
+                tjDecompress2(handle, jpeg, UInt(bytes.count), buffer.baseAddress, Int32(w), 0, Int32(h), Int32(pixelFormat.rawValue), flags)
+            }
+            if status != 0, !isHarmlessWarning(handle, bytes) {
+                throw failure("libjpeg-turbo: \(errorText(handle))", stage: "pixels", bytes)
+            }
+            let pixels = isCMYK ? rgbFromAdobeCMYK(decoded) : decoded
+            return RGBImage(uncheckedWidth: w, height: h, pixels: pixels)
+        }
+    }
+
+    /// Starts a decompressor, reads and checks the header, and calls `body`
+    /// with the handle, the bytes, the stored size and the colour space.
+    private static func withHeader<T>(_ data: Data, limits: ImageDecodingLimits,
+                                      _ body: (tjhandle, UnsafePointer<UInt8>, UnsafeBufferPointer<UInt8>, Int, Int, Int32) throws -> T) throws -> T {
         guard let handle = tjInitDecompress() else {
             throw FoveaError(.invalidImage, "cannot start the JPEG decoder (libjpeg-turbo: \(errorText(nil)))")
         }
         defer { tjDestroy(handle) }
 
-        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> RGBImage in
+        return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> T in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let jpeg = bytes.baseAddress else {
                 throw FoveaError(.invalidImage, "image is empty (0 bytes)")
             }
-            let size = UInt(raw.count)
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
-            if tjDecompressHeader3(handle, jpeg, size, &width, &height, &subsampling, &colorspace) != 0,
+            if tjDecompressHeader3(handle, jpeg, UInt(raw.count), &width, &height, &subsampling, &colorspace) != 0,
                !isHarmlessWarning(handle, bytes) {
                 throw failure("libjpeg-turbo: \(errorText(handle))", stage: "header", bytes)
             }
@@ -35,23 +80,8 @@ enum JPEGDecoder {
             guard width > 0, height > 0 else {
                 throw failure("no frame header (SOF) before the end of the data", stage: "header", bytes)
             }
-            let w = Int(width), h = Int(height)
-            try limits.check(width: w, height: h)
-
-            let isCMYK = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-            let pixelFormat = isCMYK ? TJPF_CMYK : TJPF_RGB
-            let channels = isCMYK ? 4 : 3
-            // LIMITSCANS stops progressive files with thousands of scans (a known DoS).
-            let flags = TJFLAG_ACCURATEDCT | TJFLAG_LIMITSCANS
-            var decoded = [UInt8](repeating: 0, count: w * h * channels)
-            let status = decoded.withUnsafeMutableBufferPointer { buffer in
-                tjDecompress2(handle, jpeg, size, buffer.baseAddress, width, 0, height, Int32(pixelFormat.rawValue), flags)
-            }
-            if status != 0, !isHarmlessWarning(handle, bytes) {
-                throw failure("libjpeg-turbo: \(errorText(handle))", stage: "pixels", bytes)
-            }
-            let pixels = isCMYK ? rgbFromAdobeCMYK(decoded) : decoded
-            return RGBImage(uncheckedWidth: w, height: h, pixels: pixels)
+            try limits.check(width: Int(width), height: Int(height))
+            return try body(handle, jpeg, bytes, Int(width), Int(height), colorspace)
         }
     }
 

@@ -104,36 +104,9 @@ public struct PixelNormalization: Sendable, Equatable {
         for (index, image) in images.enumerated() where image.width != width || image.height != height {
             throw FoveaError(.shapeMismatch, "image \(index) is \(image.width)×\(image.height); expected \(width)×\(height) like image 0")
         }
-        // 256 possible inputs per channel: a lookup table beats per-pixel arithmetic.
-        let channels = channelOrder.channelCount
-        let tables = (0..<channels).map { channel in
-            (0...255).map { value(of: UInt8($0), channel: channel) }
-        }
-        let plane = width * height
-        var floats = [Float](repeating: 0, count: images.count * channels * plane)
-        floats.withUnsafeMutableBufferPointer { output in
-            for (n, image) in images.enumerated() {
-                image.pixels.withUnsafeBufferPointer { pixels in
-                    if channelOrder == .gray {
-                        let table = tables[0]
-                        let base = n * plane
-                        for i in 0..<plane {
-                            output[base + i] = table[Int(Self.luminance(pixels[3 * i], pixels[3 * i + 1], pixels[3 * i + 2]))]
-                        }
-                        return
-                    }
-                    for channel in 0..<3 {
-                        let color = channelOrder == .rgb ? channel : 2 - channel
-                        let table = tables[channel]
-                        let base = (n * 3 + channel) * plane
-                        for i in 0..<plane {
-                            output[base + i] = table[Int(pixels[3 * i + color])]
-                        }
-                    }
-                }
-            }
-        }
-        return try Tensor(shape: [images.count, channels, height, width], floats: floats)
+        // Each image as it is: a geometry that neither scales nor crops.
+        let geometry = try CropAndScaleGeometry.fill(imageWidth: width, imageHeight: height, width: width, height: height)
+        return try tensor(from: images, geometries: Array(repeating: geometry, count: images.count))
     }
 
     /// The normalized value of pixel value `pixel` in tensor channel `channel`

@@ -41,6 +41,11 @@ extension RGBImage {
 
     /// The size ``resizedShorterSide(to:)`` scales to.
     func shorterSideSize(_ target: Int) throws -> (width: Int, height: Int) {
+        try RGBImage.shorterSideSize(width: width, height: height, target: target)
+    }
+
+    /// The size an image of `width × height` has once its shorter side is `target`.
+    static func shorterSideSize(width: Int, height: Int, target: Int) throws -> (width: Int, height: Int) {
         guard target > 0 else {
             throw FoveaError(.invalidImage, "target shorter side is \(target); expected at least 1")
         }

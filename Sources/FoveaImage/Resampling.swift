@@ -12,20 +12,7 @@ extension RGBImage {
     public func resized(width newWidth: Int, height newHeight: Int) throws -> RGBImage {
         try RGBImage.checkSize(width: newWidth, height: newHeight)
         if newWidth == width, newHeight == height { return self }
-
-        let vertical = ResamplingKernel(inputSize: height, outputSize: newHeight, filter: .bilinear)
-        // Only rows that the vertical pass reads need a horizontal pass.
-        let firstRow = vertical.starts.first ?? 0
-        let endRow = vertical.starts.indices.last.map { vertical.starts[$0] + vertical.counts[$0] } ?? height
-        var rows = self
-        var rowOffset = 0
-        if newWidth != width {
-            let horizontal = ResamplingKernel(inputSize: width, outputSize: newWidth, filter: .bilinear)
-            rows = horizontal.resampleRows(of: self, rows: firstRow..<endRow)
-            rowOffset = firstRow
-        }
-        guard newHeight != height else { return rows }
-        return vertical.resampleColumns(of: rows, rowOffset: rowOffset)
+        return try resized(width: newWidth, height: newHeight, croppedTo: 0, 0, width: newWidth, height: newHeight)
     }
 
     /// The `cropWidth × cropHeight` rectangle at column `x`, row `y` of
@@ -39,24 +26,12 @@ extension RGBImage {
         guard newWidth > 0, newHeight > 0, x >= 0, y >= 0, cropWidth <= newWidth - x, cropHeight <= newHeight - y else {
             throw FoveaError(.invalidImage, "crop of \(cropWidth)×\(cropHeight) at (\(x), \(y)) does not fit in the \(newWidth)×\(newHeight) image")
         }
-        // Rows of this image that the result needs, and the vertical pass (if any).
-        var vertical: ResamplingKernel?
-        var neededRows = y..<(y + cropHeight)
-        if newHeight != height {
-            let kernel = ResamplingKernel(inputSize: height, outputSize: newHeight, filter: .bilinear, outputs: neededRows)
-            let first = kernel.starts.first ?? 0
-            let end = kernel.starts.indices.last.map { kernel.starts[$0] + kernel.counts[$0] } ?? first
-            neededRows = first..<end
-            vertical = kernel
-        }
-        let rows: RGBImage
-        if newWidth != width {
-            let horizontal = ResamplingKernel(inputSize: width, outputSize: newWidth, filter: .bilinear, outputs: x..<(x + cropWidth))
-            rows = horizontal.resampleRows(of: self, rows: neededRows)
-        } else {
-            rows = try cropped(x: x, y: neededRows.lowerBound, width: cropWidth, height: neededRows.count)
-        }
-        return vertical?.resampleColumns(of: rows, rowOffset: neededRows.lowerBound) ?? rows
+        let geometry = CropAndScaleGeometry(imageWidth: width, imageHeight: height,
+                                            sourceWidth: Double(width), sourceHeight: Double(height),
+                                            scaledWidth: newWidth, scaledHeight: newHeight,
+                                            cropX: x, cropY: y, cropWidth: cropWidth, cropHeight: cropHeight,
+                                            canvasWidth: cropWidth, canvasHeight: cropHeight, left: 0, top: 0)
+        return try rendered(geometry)
     }
 }
 
@@ -74,29 +49,36 @@ struct ResamplingFilter: Sendable {
 
 /// The fixed-point weights mapping `inputSize` samples to `outputSize`, computed
 /// as Pillow's `precompute_coeffs` + `normalize_coeffs_8bpc` do.
-struct ResamplingKernel {
+///
+/// Sums are kept in `Int32`, as Pillow's are: the weights of one output add up
+/// to about 2^22, so 255 × 2^22 plus the rounding half stays below 2^31.
+struct ResamplingKernel: Sendable {
     /// Weights carry 22 fractional bits (Pillow's `PRECISION_BITS = 32 - 8 - 2`).
-    static let precisionBits = 22
+    static let precisionBits: Int32 = 22
 
     /// First input sample read for each output sample.
     private(set) var starts: [Int] = []
     /// Number of input samples read for each output sample.
     private(set) var counts: [Int] = []
     /// `outputSize × taps` fixed-point weights; unused taps are zero.
-    private(set) var weights: [Int] = []
+    private(set) var weights: [Int32] = []
     /// Weights stored per output sample.
     let taps: Int
 
+    /// - Parameter extent: the span of input samples mapped onto the output
+    ///   (`inputSize` when `nil`; Pillow's `box`, from 0): smaller than
+    ///   `inputSize` when the input is a reduced decode whose last sample covers
+    ///   only part of a pixel.
     /// - Parameter outputs: the output samples to compute (all when `nil`);
     ///   ``starts``, ``counts`` and ``weights`` then describe those alone, in order.
-    init(inputSize: Int, outputSize: Int, filter: ResamplingFilter, outputs: Range<Int>? = nil) {
-        let scale = Double(inputSize) / Double(outputSize)
+    init(inputSize: Int, extent: Double? = nil, outputSize: Int, filter: ResamplingFilter, outputs: Range<Int>? = nil) {
+        let scale = (extent ?? Double(inputSize)) / Double(outputSize)
         let filterScale = max(scale, 1.0)  // widen the filter only when shrinking
         let support = filter.support * filterScale
         let inverseFilterScale = 1.0 / filterScale  // Pillow multiplies by this; dividing can differ in the last bit
         taps = Int(support.rounded(.up)) * 2 + 1
         let outputs = outputs ?? 0..<outputSize
-        weights = [Int](repeating: 0, count: outputs.count * taps)
+        weights = [Int32](repeating: 0, count: outputs.count * taps)
         let one = Double(1 << Self.precisionBits)
 
         var raw = [Double](repeating: 0, count: taps)
@@ -114,78 +96,83 @@ struct ResamplingKernel {
             for tap in 0..<count {
                 let normalized = total != 0 ? raw[tap] / total : raw[tap]
                 let fixed = normalized < 0 ? -0.5 + normalized * one : 0.5 + normalized * one
-                weights[(out - outputs.lowerBound) * taps + tap] = Int(fixed)
+                weights[(out - outputs.lowerBound) * taps + tap] = Int32(fixed)
             }
             starts.append(start)
             counts.append(count)
         }
     }
 
-    /// Resamples each row in `rows` along x; the result has `rows.count` rows.
-    func resampleRows(of image: RGBImage, rows: Range<Int>) -> RGBImage {
-        let outWidth = starts.count
-        var output = [UInt8](repeating: 0, count: outWidth * rows.count * 3)
-        image.pixels.withUnsafeBufferPointer { input in
-            weights.withUnsafeBufferPointer { weights in
-                output.withUnsafeMutableBufferPointer { output in
-                    for (outRow, row) in rows.enumerated() {
-                        let inRowBase = row * image.width * 3
-                        for x in 0..<outWidth {
-                            var r = Self.half, g = Self.half, b = Self.half
-                            let w = x * taps
-                            var i = inRowBase + starts[x] * 3
-                            for tap in 0..<counts[x] {
-                                let k = weights[w + tap]
-                                r += Int(input[i]) * k
-                                g += Int(input[i + 1]) * k
-                                b += Int(input[i + 2]) * k
-                                i += 3
-                            }
-                            let o = (outRow * outWidth + x) * 3
-                            output[o] = Self.clip8(r)
-                            output[o + 1] = Self.clip8(g)
-                            output[o + 2] = Self.clip8(b)
-                        }
-                    }
-                }
-            }
-        }
-        return RGBImage(uncheckedWidth: outWidth, height: rows.count, pixels: output)
+    /// The input samples the outputs read.
+    var inputRange: Range<Int> {
+        guard let first = starts.first, let last = starts.indices.last else { return 0..<0 }
+        return first..<max(first, starts[last] + counts[last])
     }
 
-    /// Resamples along y; row `r` of `image` is input row `r + rowOffset`.
-    func resampleColumns(of image: RGBImage, rowOffset: Int) -> RGBImage {
-        let outHeight = starts.count
-        let rowLength = image.width * 3
-        var output = [UInt8](repeating: 0, count: rowLength * outHeight)
-        image.pixels.withUnsafeBufferPointer { input in
-            weights.withUnsafeBufferPointer { weights in
-                output.withUnsafeMutableBufferPointer { output in
-                    for y in 0..<outHeight {
-                        let firstRow = (starts[y] - rowOffset) * rowLength
-                        let w = y * taps
-                        let outBase = y * rowLength
-                        for column in 0..<rowLength {
-                            var sum = Self.half
-                            var i = firstRow + column
-                            for tap in 0..<counts[y] {
-                                sum += Int(input[i]) * weights[w + tap]
-                                i += rowLength
-                            }
-                            output[outBase + column] = Self.clip8(sum)
-                        }
-                    }
+    /// Resamples one interleaved RGB row along x: `input` is the whole source
+    /// row, `output` receives `starts.count` pixels.
+    func resampleRow(_ input: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) {
+        weights.withUnsafeBufferPointer { weights in
+            let weights = weights.baseAddress!
+            for x in 0..<starts.count {
+                var r = Self.half, g = Self.half, b = Self.half
+                let k = weights + x * taps
+                var p = input + starts[x] * 3
+                for tap in 0..<counts[x] {
+                    let w = k[tap]
+                    r &+= Int32(p[0]) &* w
+                    g &+= Int32(p[1]) &* w
+                    b &+= Int32(p[2]) &* w
+                    p += 3
                 }
+                output[3 * x] = Self.clip8(r)
+                output[3 * x + 1] = Self.clip8(g)
+                output[3 * x + 2] = Self.clip8(b)
             }
         }
-        return RGBImage(uncheckedWidth: image.width, height: outHeight, pixels: output)
+    }
+
+    /// Output sample `y` of the vertical pass for `length` bytes of a row:
+    /// `rows` points at input row `starts[y]`, the next rows `stride` bytes apart.
+    /// Sixteen bytes at a time in SIMD lanes.
+    func resampleColumns(_ rows: UnsafePointer<UInt8>, stride: Int, tapsOf y: Int, length: Int,
+                         into output: UnsafeMutablePointer<UInt8>) {
+        weights.withUnsafeBufferPointer { weights in
+            let k = weights.baseAddress! + y * taps
+            let count = counts[y]
+            let lanes = 16
+            var column = 0
+            while column + lanes <= length {
+                var sum = SIMD16<Int32>(repeating: Self.half)
+                var p = UnsafeRawPointer(rows + column)
+                for tap in 0..<count {
+                    let bytes = p.loadUnaligned(as: SIMD16<UInt8>.self)
+                    sum &+= SIMD16<Int32>(truncatingIfNeeded: bytes) &* k[tap]
+                    p += stride
+                }
+                let clipped = (sum &>> Self.precisionBits).clamped(lowerBound: .zero, upperBound: SIMD16(repeating: 255))
+                UnsafeMutableRawPointer(output + column).storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: clipped),
+                                                                    as: SIMD16<UInt8>.self)
+                column += lanes
+            }
+            while column < length {
+                var sum = Self.half
+                var p = rows + column
+                for tap in 0..<count {
+                    sum &+= Int32(p[0]) &* k[tap]
+                    p += stride
+                }
+                output[column] = Self.clip8(sum)
+                column += 1
+            }
+        }
     }
 
     /// Rounding offset: one half in fixed point.
-    private static let half = 1 << (precisionBits - 1)
+    private static let half: Int32 = 1 << (precisionBits - 1)
 
     /// Fixed point → byte, saturating (Pillow's `clip8`).
-    private static func clip8(_ value: Int) -> UInt8 {
+    private static func clip8(_ value: Int32) -> UInt8 {
         UInt8(clamping: value >> precisionBits)
     }
 }

@@ -47,6 +47,9 @@ struct Classify: ParsableCommand {
     @Option(help: "Also write the picture the model sees (.png, .ppm); with several images, the image's name is appended.")
     var saveInput: String?
 
+    @Option(help: "Images per inference: several run as one N×3×H×W batch when the model accepts it.")
+    var batchSize: Int = 1
+
     @Flag(help: "Print JSON: {\"results\":[{\"image\":…,\"orientation\":…,\"observations\":[{\"identifier\":…,\"confidence\":…}]}]}.")
     var json = false
 
@@ -55,6 +58,7 @@ struct Classify: ParsableCommand {
 
     func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
+        guard (1...256).contains(batchSize) else { throw ValidationError("--batch-size must be in 1...256") }
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be in 0...1") }
         if let cropFraction, !(cropFraction > 0 && cropFraction <= 1) { throw ValidationError("--crop-fraction must be in (0, 1]") }
@@ -90,38 +94,59 @@ struct Classify: ParsableCommand {
         let progress = ProgressBar(total: files.count)
         // Said once, before the first result that names classes by index.
         var labelsWarning = Self.labelsWarning(for: loaded)
-        for (index, file) in files.enumerated() {
-            progress.update(done: index)
-            do {
-                let handler = try ImageRequestHandler(contentsOf: file, orientation: orientation.orientation, limits: pixels.limits)
-                let all: [ClassificationObservation]
-                if let saveInput {
-                    // Prepare once: the saved picture is the one classified.
-                    let path = files.count > 1 ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
-                    let prepared = try FoveaError.at(.init(file: file)) { try request.preparedImage(for: handler.image) }
-                    try writeImage(prepared, to: path)
-                    all = try FoveaError.at(.init(file: file)) { try request.observations(forPreparedImage: prepared) }
-                } else {
-                    all = try handler.perform(request)
-                }
+        let started = DispatchTime.now().uptimeNanoseconds
+
+        func report(_ file: String, orientation: ImageOrientation?, _ result: Result<[ClassificationObservation], any Error>) {
+            switch result {
+            case .success(let all):
                 let observations = coreMLOutputs == nil ? all : Array(all.filter { $0.confidence >= minConfidence }.prefix(top))
                 if let warning = labelsWarning {
                     progress.clear()
                     printWarning(warning)
                     labelsWarning = nil
                 }
-                results.append(ImageResult(image: file, orientation: handler.orientation.name, observations: observations,
+                results.append(ImageResult(image: file, orientation: orientation?.name, observations: observations,
                                            notSure: observations.isEmpty ? true : nil, error: nil,
                                            outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }))
                 if !json { progress.clear(); printText(image: file, observations: observations) }
-            } catch {
+            case .failure(let error):
                 failures += 1
                 results.append(ImageResult(image: file, orientation: nil, observations: nil, notSure: nil, error: String(describing: error), outputs: nil))
                 progress.clear()
                 printError("\(error)")
             }
+            progress.update(done: results.count)
+        }
+
+        progress.update(done: 0)
+        if let saveInput {
+            // Prepare once: the saved picture is the one classified.
+            for file in files {
+                var orientation: ImageOrientation?
+                let result = Result {
+                    let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation, limits: pixels.limits)
+                    orientation = handler.orientation
+                    let path = files.count > 1 ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
+                    let prepared = try FoveaError.at(.init(file: file)) { try request.preparedImage(for: handler.image) }
+                    try writeImage(prepared, to: path)
+                    return try FoveaError.at(.init(file: file)) { try request.observations(forPreparedImage: prepared) }
+                }
+                report(file, orientation: orientation, result)
+            }
+        } else {
+            // Pipelined: the next photos are decoded while the model runs this one.
+            try request.classify(contentsOf: files, orientation: orientation.orientation, limits: pixels.limits,
+                                 batchSize: batchSize) { image in
+                report(image.path, orientation: image.orientation, image.result)
+            }
         }
         progress.finish()
+        if files.count > 1 {
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            // On standard error, so that standard output stays the results (and valid JSON).
+            let summary = String(format: "%d images in %.2f s: %.1f images/s\n", files.count, seconds, Double(files.count) / max(seconds, 1e-9))
+            FileHandle.standardError.write(Data(summary.utf8))
+        }
         if json {
             try printJSON(Report(results: results), [.sortedKeys, .withoutEscapingSlashes])
         }

@@ -34,12 +34,13 @@ enum ImageFiles {
     }
 }
 
-/// A one-line progress bar on standard error, drawn only when standard error
-/// is a terminal and there are several images.
+/// A one-line progress bar with the rate so far (images/s) on standard error,
+/// drawn only when standard error is a terminal and there are several images.
 final class ProgressBar {
     private let total: Int
     private let enabled: Bool
     private var drawn = false
+    private let started = DispatchTime.now().uptimeNanoseconds
 
     init(total: Int) {
         self.total = total
@@ -51,7 +52,9 @@ final class ProgressBar {
         let width = 30
         let filled = total > 0 ? done * width / total : width
         let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let rate = done > 0 && seconds > 0 ? String(format: "  %.1f images/s", Double(done) / seconds) : ""
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)\(rate)".utf8))
         drawn = true
     }
 

@@ -56,8 +56,8 @@ final class ClassificationRequestTests: XCTestCase {
             XCTAssertEqual(EXIFOrientation.read(from: jpeg), orientation)
             let handler = try ImageRequestHandler(data: jpeg, source: "rocket-\(orientation.name).jpg")
             XCTAssertEqual(handler.orientation, orientation)
-            XCTAssertEqual(handler.image.width, upright.width, "\(orientation)")
-            XCTAssertEqual(handler.image.height, upright.height, "\(orientation)")
+            XCTAssertEqual(try handler.image.width, upright.width, "\(orientation)")
+            XCTAssertEqual(try handler.image.height, upright.height, "\(orientation)")
             XCTAssertEqual(try handler.perform(request).first?.identifier, expected, "\(orientation)")
         }
     }
@@ -67,7 +67,7 @@ final class ClassificationRequestTests: XCTestCase {
         let jpeg = TestImages.insertingEXIF(orientation: 6, into: try ImageEncoder.jpeg(upright, quality: 90))
         let handler = try ImageRequestHandler(data: jpeg, orientation: .up)
         XCTAssertEqual(handler.orientation, .up)
-        XCTAssertEqual(handler.image.width, upright.width)
+        XCTAssertEqual(try handler.image.width, upright.width)
         XCTAssertEqual(try ImageRequestHandler(data: jpeg).image.width, upright.height)
     }
 

@@ -45,9 +45,27 @@ final class ClassifyCommandTests: XCTestCase {
         let result = try classify([bad.path, TestData.photo("red_panda.jpg")])
         XCTAssertNotEqual(result.status, 0)
         XCTAssertTrue(result.stdout.contains("lesser panda"), "the good image is still classified")
-        let errorLines = result.stderr.split(separator: "\n")
+        let lines = result.stderr.split(separator: "\n")
+        let errorLines = lines.filter { $0.hasPrefix("error:") }
         XCTAssertEqual(errorLines.count, 1, result.stderr)
-        XCTAssertTrue(errorLines[0].contains("broken.jpg"), result.stderr)
+        XCTAssertTrue(errorLines.first?.contains("broken.jpg") ?? false, result.stderr)
+        XCTAssertEqual(lines.last.map(String.init)?.hasPrefix("2 images in "), true, "the summary line: \(result.stderr)")
+    }
+
+    func testADirectoryGivesASummaryLineAndTheSameResultsInBatches() throws {
+        let directory = try TestData.temporaryDirectory()
+        for photo in ["red_panda.jpg", "rocket.jpg", "coffee.png"] {
+            try FileManager.default.copyItem(atPath: TestData.photo(photo), toPath: directory.appendingPathComponent(photo).path)
+        }
+        let one = try classify([directory.path])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        let summary = try XCTUnwrap(one.stderr.split(separator: "\n").last.map(String.init))
+        XCTAssertTrue(summary.range(of: #"^3 images in [0-9.]+ s: [0-9.]+ images/s$"#, options: .regularExpression) != nil, summary)
+        XCTAssertEqual(one.stdout.split(separator: "\n").count, 3 * 6, one.stdout)
+        let batched = try classify(["--batch-size", "2", directory.path])
+        XCTAssertEqual(batched.status, 0, batched.stderr)
+        XCTAssertEqual(batched.stdout, one.stdout)
+        XCTAssertNotEqual(try classify(["--batch-size", "0", directory.path]).status, 0)
     }
 
     func testMissingModelAndBadOptionsFailCleanly() throws {

@@ -26,7 +26,7 @@ final class ImageRequestHandlerTests: XCTestCase {
         ]
         for buffer in buffers {
             let handler = try ImageRequestHandler(pixelBuffer: buffer)
-            XCTAssertEqual(handler.image, image, "\(buffer.format) \(buffer.bytesPerRow)")
+            XCTAssertEqual(try handler.image, image, "\(buffer.format) \(buffer.bytesPerRow)")
             XCTAssertEqual(try handler.perform(request), expected)
         }
     }
@@ -34,11 +34,11 @@ final class ImageRequestHandlerTests: XCTestCase {
     func testGrayPixelBufferAndOrientation() throws {
         let gray = PixelBuffer(width: 3, height: 2, format: .gray8, bytes: [0, 10, 20, 30, 40, 50])
         let handler = try ImageRequestHandler(pixelBuffer: gray, orientation: .right)
-        XCTAssertEqual(handler.image.width, 2)
-        XCTAssertEqual(handler.image.height, 3)
+        XCTAssertEqual(try handler.image.width, 2)
+        XCTAssertEqual(try handler.image.height, 3)
         // Turned 90° clockwise: the top row is the stored left column, bottom to top.
-        XCTAssertEqual(handler.image.pixel(x: 0, y: 0)?.red, 30)
-        XCTAssertEqual(handler.image.pixel(x: 1, y: 0)?.green, 0)
+        XCTAssertEqual(try handler.image.pixel(x: 0, y: 0)?.red, 30)
+        XCTAssertEqual(try handler.image.pixel(x: 1, y: 0)?.green, 0)
     }
 
     func testMismatchedPixelBuffersAreTypedErrors() {

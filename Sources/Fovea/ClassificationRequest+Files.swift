@@ -1,0 +1,105 @@
+import Foundation
+
+/// One image classified by ``ClassificationRequest/classify(contentsOf:orientation:limits:batchSize:_:)``.
+public struct ClassifiedImage: Sendable {
+    /// The file's path, as given.
+    public let path: String
+    /// The orientation applied (given, or read from EXIF); `nil` when the file could not be read.
+    public let orientation: ImageOrientation?
+    /// The observations, or this image's error (naming the file).
+    public let result: Result<[ClassificationObservation], any Error>
+}
+
+extension ClassificationRequest {
+    /// Classifies image files in order, as a two-stage pipeline: a background
+    /// thread reads, decodes and prepares the next images (one thread, reduced
+    /// JPEG decoding as ``ImageRequestHandler`` does) while the calling thread
+    /// runs the model on the current ones. On a machine with spare cycles
+    /// beside inference, the picture work hides behind it.
+    ///
+    /// `body` is called on the calling thread for each image, in order, as
+    /// soon as it is classified; so is the ``completionHandler``. A bad image
+    /// is reported in its ``ClassifiedImage/result`` and does not stop the
+    /// others. An error thrown by `body` stops the pipeline and is rethrown.
+    ///
+    /// ```swift
+    /// try request.classify(contentsOf: paths) { image in
+    ///     print(image.path, (try? image.result.get().first?.identifier) ?? "failed")
+    /// }
+    /// ```
+    ///
+    /// - Parameter batchSize: images per inference (≥ 1). Several images run as
+    ///   one `N×C×H×W` batch when the model accepts it, else one at a time.
+    public func classify(contentsOf paths: [String], orientation: ImageOrientation? = nil,
+                         limits: ImageDecodingLimits = .default, batchSize: Int = 1,
+                         _ body: (ClassifiedImage) throws -> Void) throws {
+        let batchSize = max(1, batchSize)
+        let request = self
+        // Two batches in flight: one being run, the next being prepared.
+        let prefetcher = Prefetcher(count: paths.count, depth: 2 * batchSize) { index in
+            PreparedFile(path: paths[index], request: request, orientation: orientation, limits: limits)
+        }
+        defer { prefetcher.cancel() }
+        var start = 0
+        while start < paths.count {
+            let files = (start..<min(paths.count, start + batchSize)).map(prefetcher.take)
+            for (file, result) in zip(files, run(files)) {
+                completionHandler?(self, result)
+                try body(ClassifiedImage(path: file.path, orientation: file.orientation, result: result))
+            }
+            start += files.count
+        }
+    }
+
+    /// Runs the prepared files: as one batch when there are several and the
+    /// model takes it, else one by one.
+    private func run(_ files: [PreparedFile]) -> [Result<[ClassificationObservation], any Error>] {
+        let tensors = files.compactMap { try? $0.tensor.get() }
+        if tensors.count > 1, let batch = try? Tensor(batching: tensors), let batched = try? observations(forBatchTensor: batch) {
+            var next = batched.makeIterator()
+            return files.map { file in file.tensor.map { _ in next.next() ?? [] } }
+        }
+        return files.map { file in
+            file.tensor.flatMap { tensor in
+                Result { try FoveaError.at(.init(file: file.path)) { try observations(forInputTensor: tensor) } }
+            }
+        }
+    }
+}
+
+/// One file read, decoded and prepared by the pipeline's first stage.
+private struct PreparedFile: Sendable {
+    let path: String
+    let orientation: ImageOrientation?
+    let tensor: Result<Tensor, any Error>
+
+    init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits) {
+        self.path = path
+        do {
+            let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits)
+            self.orientation = handler.orientation
+            // One thread: the model's threads are busy with the previous image.
+            tensor = Result { try handler.inputTensor(for: request, threads: 1) }
+        } catch {
+            self.orientation = nil
+            tensor = .failure(error)
+        }
+    }
+}
+
+extension Tensor {
+    /// `[N, C, H, W]` from N tensors of shape `[1, C, H, W]`.
+    init(batching tensors: [Tensor]) throws {
+        guard let first = tensors.first, first.shape.first == 1,
+              tensors.allSatisfy({ $0.shape == first.shape }) else {
+            throw FoveaError(.shapeMismatch, "only tensors of one shape [1, …] can be batched")
+        }
+        var floats: [Float] = []
+        floats.reserveCapacity(first.shape.reduce(1, *) * tensors.count)
+        for tensor in tensors {
+            guard let values = tensor.floats else { throw FoveaError(.shapeMismatch, "only float tensors can be batched") }
+            floats += values
+        }
+        try self.init(shape: [tensors.count] + first.shape.dropFirst(), floats: floats)
+    }
+}
