@@ -18,13 +18,14 @@ targets=("$@")
 models=${FOVEA_SHARED_MODELS:-$PWD/../shared/models}
 conformance=/usr/share/libonnx-testdata/data
 out=.build-fuzz
+mkdir -p "$out"
 
 # Release: faster, and SwiftPM renames an executable's entry point only in debug
 # builds (for testable executables), which would hide libFuzzer's main.
 echo "== building fovea-fuzz with -sanitize=fuzzer,address (release)"
 swift build -c release --product fovea-fuzz --scratch-path "$out/build" \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOVEA_FUZZ > "$out-build.log" 2>&1 ||
-  { tail -30 "$out-build.log"; exit 1; }
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOVEA_FUZZ > "$out/build.log" 2>&1 ||
+  { tail -30 "$out/build.log"; exit 1; }
 bin=$(swift build -c release --product fovea-fuzz --scratch-path "$out/build" --show-bin-path \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOVEA_FUZZ)/fovea-fuzz
 
