@@ -107,7 +107,8 @@ let package = Package(
         // Fuzzing: what one input goes through per parser (FuzzEntry), and the
         // libFuzzer executable over it (scripts/fuzz.sh; README, "Limits").
         .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaONNX", "FoveaCoreML"]),
-        .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing"]),
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing", "CLibFuzzer"]),
 
         // Shared by every backend's tests: the graph interpreter (oracle),
         // random graphs, memory plan checks, one-op checks against the reference.

@@ -1,9 +1,11 @@
+import CLibFuzzer
 import Foundation
 import FoveaFuzzing
 
 // One libFuzzer executable for every parser: FOVEA_FUZZ_TARGET (onnx, coreml,
 // image, tensor) says which FuzzEntry each input goes through. scripts/fuzz.sh
-// builds it with -sanitize=fuzzer,address -DFOVEA_FUZZ.
+// builds it with -sanitize=fuzzer,address -DFOVEA_FUZZ; an ordinary build replays
+// the files named on its command line, to debug a crash input.
 
 /// The entry named by FOVEA_FUZZ_TARGET; a wrong or missing name stops at once.
 let fuzzEntry: FuzzEntry = {
@@ -16,20 +18,24 @@ let fuzzEntry: FuzzEntry = {
     return entry
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzOneInput(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+/// One input from libFuzzer.
+func fuzzOneInput(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     fuzzEntry.run(start.map { Data(bytes: $0, count: count) } ?? Data())
     return 0
 }
 
-#if !FOVEA_FUZZ
-/// Without libFuzzer (an ordinary build): each file named on the command line,
-/// once, to replay a crash in a debugger. Under libFuzzer, its own `main` does this.
 @main
-enum ReplayFiles {
+enum FuzzTarget {
     static func main() throws {
+        #if FOVEA_FUZZ
+        // SwiftPM links this as the program's entry point, so libFuzzer's own main
+        // never runs: hand it the command line here.
+        var argc = CommandLine.argc
+        var argv = CommandLine.unsafeArgv
+        exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
+        #else
         let files = try fuzzEntry.runFiles(CommandLine.arguments.dropFirst())
         print("\(files) file(s) through FuzzEntry.\(fuzzEntry)")
+        #endif
     }
 }
-#endif
