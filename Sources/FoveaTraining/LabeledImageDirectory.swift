@@ -43,7 +43,9 @@ public struct LabeledImageDirectory: Sendable {
         var classFolders: [String] = []
         for entry in try Self.rawEntries(of: root) {
             guard let name = String(validatingCString: entry) else {
-                let bytes = entry.prefix { $0 != 0 }.map { String(format: "\\x%02x", UInt8(bitPattern: $0)) }.joined()
+                let bytes = entry.prefix { $0 != 0 }.map { byte in
+                    (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(UInt8(byte))) : String(format: "\\x%02x", UInt8(bitPattern: byte))
+                }.joined()
                 throw FoveaError(.invalidArgument, "the class folder name \"\(bytes)\" is not valid UTF-8; rename it", location: .init(file: root))
             }
             let path = (root as NSString).appendingPathComponent(name)

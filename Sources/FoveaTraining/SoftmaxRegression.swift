@@ -60,7 +60,7 @@ extension SoftmaxRegression {
     /// - Parameter progress: called after every iteration.
     /// - Throws: `.invalidArgument` for empty or mismatched data or a negative `l2`.
     public static func fit(features: [Double], labels: [Int], featureCount: Int, classCount: Int,
-                           l2: Double, maxIterations: Int, tolerance: Double = 1e-6,
+                           l2: Double, maxIterations: Int, tolerance: Double = 1e-5,
                            progress: ((SoftmaxRegressionIteration) -> Void)? = nil) throws -> SoftmaxRegressionFit {
         let n = labels.count
         guard n > 0, featureCount > 0, classCount > 1, features.count == n * featureCount else {
@@ -85,7 +85,7 @@ extension SoftmaxRegression {
         settings.epsilon = tolerance
         // Also stop when the loss stops falling (relative change over 1 iteration).
         settings.past = 1
-        settings.delta = tolerance * 1e-3
+        settings.delta = tolerance * 0.1
         var loss: Double = 0
         let box = Unmanaged.passRetained(objective)
         defer { box.release() }

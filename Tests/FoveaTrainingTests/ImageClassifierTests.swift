@@ -16,7 +16,7 @@ final class ImageClassifierTests: XCTestCase {
             var parameters = ImageClassifierParameters(baseModel: TrainingDataSet.squeezeNet)
             parameters.seed = 7
             parameters.maxIterations = 50
-            parameters.cache = FeatureCache(directory: try TrainingDataSet.temporaryDirectory())
+            parameters.cache = TrainingDataSet.sharedCache
             return try ImageClassifier(trainingData: data.training, parameters: parameters)
         }
     }

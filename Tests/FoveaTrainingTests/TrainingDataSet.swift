@@ -60,6 +60,29 @@ enum TrainingDataSet {
 
     private static let once = Once<(training: String, heldOut: String)>()
 
+    /// One feature cache for the tests of this process that do not test caching
+    /// itself, so that the same image's features are computed once.
+    static let sharedCache = FeatureCache(directory: FileManager.default.temporaryDirectory
+        .appendingPathComponent("fovea-training-cache-\(UUID().uuidString)").path)
+
+    /// Runs the built `fovea` (beside the test bundle): exit status, standard output, standard error.
+    static func fovea(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent() ?? Bundle.main.bundleURL
+        let process = Process()
+        process.executableURL = products.appendingPathComponent("fovea")
+        process.arguments = arguments
+        let errors = FileManager.default.temporaryDirectory.appendingPathComponent("fovea-stderr-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errors) }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), (try? String(contentsOf: errors, encoding: .utf8)) ?? "")
+    }
+
     /// A fresh temporary directory.
     static func temporaryDirectory() throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("fovea-training-\(UUID().uuidString)").path
