@@ -1,6 +1,7 @@
 import Foundation
 import Fovea
 import FoveaONNX
+import FoveaCoreML
 
 /// The trained classifier as one model file that classifies with no flags.
 enum ClassifierExport {
@@ -39,7 +40,30 @@ enum ClassifierExport {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Core ML: a `NeuralNetworkClassifier` of the base network's layers up
+    /// to the feature layer, [global pooling,] an inner product holding the
+    /// head with the standardization folded in, and a softmax; the image
+    /// scaler carries the normalization.
     static func coreML(_ classifier: ImageClassifier) throws -> Data {
-        throw FoveaError(.unsupported, "Core ML export is not written yet")
+        let base = classifier.extractor.baseModel
+        guard let image = base.modelDescription.imageInput, image.channelOrder != .gray else {
+            throw FoveaError(.unsupported, "a Core ML export needs a base model with an RGB or BGR image input", location: .init(file: base.path))
+        }
+        if let fraction = image.cropFraction, fraction < 1 {
+            // Core ML's image input has no crop fraction: Vision's centre crop sees fraction 1.
+            FileHandle.standardError.write(Data("warning: the base model's crop fraction \(fraction) cannot be stored in a .mlmodel; Core ML and Vision crop with fraction 1\n".utf8))
+        }
+        let (weights, bias) = classifier.standardization.folded(into: classifier.head)
+        let input = CoreMLClassifierExport.ImageInput(name: image.name, width: image.width, height: image.height,
+                                                      bgr: image.channelOrder == .bgr,
+                                                      mean: image.normalization.mean, std: image.normalization.std)
+        return try FoveaError.at(.init(file: base.path)) {
+            try CoreMLClassifierExport.data(graph: try ModelFile.loadGraph(contentsOf: base.path), featureValue: classifier.extractor.layer.name,
+                                            pool: classifier.extractor.layer.isPooled,
+                                            weights: weights.map(Float.init), bias: bias.map(Float.init), labels: classifier.classes,
+                                            image: input, metadata: ["fovea.feature_layer": classifier.extractor.layer.name,
+                                                                     "fovea.base_model": (base.path as NSString).lastPathComponent],
+                                            shortDescription: "Image classifier trained by fovea train on \(classifier.classes.count) classes")
+        }
     }
 }
