@@ -17,6 +17,13 @@ public struct SoftmaxRegression: Sendable, Equatable {
     public let featureCount: Int
     public var classCount: Int { bias.count }
 
+    /// A head with the given weights (`bias.count × featureCount`, row-major) and biases.
+    public init(weights: [Double], bias: [Double], featureCount: Int) {
+        self.weights = weights
+        self.bias = bias
+        self.featureCount = featureCount
+    }
+
     /// Class scores (logits) of one feature vector.
     public func logits(_ features: [Double]) -> [Double] {
         (0..<classCount).map { c in
@@ -99,7 +106,8 @@ extension SoftmaxRegression {
         }, box.toOpaque(), &settings)
         let parameters = Array(UnsafeBufferPointer(start: x, count: parameterCount))
         let model = objective.model(from: parameters)
-        let converged = status == 0 || status == Int32(LBFGS_ALREADY_MINIMIZED)
+        // LBFGS_STOP: the loss stopped falling (the `past`/`delta` test).
+        let converged = status == 0 || status == Int32(LBFGS_STOP) || status == Int32(LBFGS_ALREADY_MINIMIZED)
         let stoppedFine = converged || status == Int32(LBFGSERR_MAXIMUMITERATION)
             || status == Int32(LBFGSERR_ROUNDING_ERROR) || status == Int32(LBFGSERR_MAXIMUMLINESEARCH)
             || status == Int32(LBFGSERR_MINIMUMSTEP) || status == Int32(LBFGSERR_MAXIMUMSTEP)
@@ -113,7 +121,7 @@ extension SoftmaxRegression {
     private static func statusText(_ status: Int32) -> String {
         switch status {
         case 0: return "converged"
-        case Int32(LBFGS_STOP): return "stopped"
+        case Int32(LBFGS_STOP): return "converged (loss stopped falling)"
         case Int32(LBFGS_ALREADY_MINIMIZED): return "already minimal"
         case Int32(LBFGSERR_MAXIMUMITERATION): return "maximum iterations"
         case Int32(LBFGSERR_ROUNDING_ERROR): return "rounding limit"

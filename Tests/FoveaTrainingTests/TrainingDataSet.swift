@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaTraining
 
 /// The training tests' data set, made from the shared photos (never committed):
 /// one class per photo, each image a different seeded crop of it (35–80% of
