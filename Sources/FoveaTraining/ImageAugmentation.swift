@@ -42,8 +42,8 @@ public struct ImageAugmentation: OptionSet, Sendable, Hashable {
     /// The enabled options, one by one, in ``named`` order.
     public var members: [(name: String, option: ImageAugmentation)] { Self.named.filter { contains($0.option) } }
 
-    /// One altered copy of `image` for a single option.
-    static func apply(_ option: ImageAugmentation, to image: RGBImage, seed: UInt64) throws -> RGBImage {
+    /// One altered copy of `image` for a single option (the same for the same seed).
+    public static func apply(_ option: ImageAugmentation, to image: RGBImage, seed: UInt64) throws -> RGBImage {
         var random = SeededGenerator(seed: seed)
         let w = image.width, h = image.height
         let source = image.pixels
