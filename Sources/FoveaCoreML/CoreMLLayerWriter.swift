@@ -160,9 +160,23 @@ struct CoreMLLayerWriter {
         case .concat(let axis):
             guard axis == 1 || axis == -3 else { throw FoveaError(.unsupported, "only a channel Concat (axis 1) can be written to Core ML") }
             append(node.name, node.inputs, output) { $0.concat = .init() }
+        case .add where node.inputs.count == 2 && graph.initializers[node.inputs[1]] != nil:
+            // A per-channel constant: Core ML's bias layer.
+            let constant = try constant(node, 1, "bias")
+            var params = CoreML_Specification_BiasLayerParams()
+            params.shape = try Self.channelShape(constant)
+            params.bias = Self.weights(constant)
+            append(node.name, [x], output) { $0.bias = params }
+        case .mul where node.inputs.count == 2 && graph.initializers[node.inputs[1]] != nil:
+            // A per-channel constant: Core ML's scale layer.
+            let constant = try constant(node, 1, "scale")
+            var params = CoreML_Specification_ScaleLayerParams()
+            params.shapeScale = try Self.channelShape(constant)
+            params.scale = Self.weights(constant)
+            append(node.name, [x], output) { $0.scale = params }
         case .add:
             guard node.inputs.allSatisfy({ graph.initializers[$0] == nil }) else {
-                throw FoveaError(.unsupported, "an Add of a constant cannot be written to Core ML")
+                throw FoveaError(.unsupported, "an Add of a constant first input cannot be written to Core ML")
             }
             append(node.name, node.inputs, output) { $0.add = .init() }
         case .batchNormalization(let epsilon):
@@ -199,8 +213,20 @@ struct CoreMLLayerWriter {
         case .softmax:
             append(node.name, [x], output) { $0.softmax = .init() }
         default:
-            throw FoveaError(.unsupported, "\(node.op.typeName) cannot be written to Core ML yet (supported: Conv, Relu, LeakyRelu, Sigmoid, Clip, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Concat, Add, BatchNormalization, LRN, Flatten, Gemm, Softmax, Dropout, Identity)")
+            throw FoveaError(.unsupported, "\(node.op.typeName) cannot be written to Core ML yet (supported: Conv, Relu, LeakyRelu, Sigmoid, Clip, MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool, Concat, Add, Mul by a constant, BatchNormalization, LRN, Flatten, Gemm, Softmax, Dropout, Identity)")
         }
+    }
+
+    /// A constant's shape as Core ML's scale and bias layers take it: `[1]`,
+    /// `[C]` or `[C, H, W]` (a leading batch dimension of 1 is dropped).
+    private static func channelShape(_ tensor: Tensor) throws -> [UInt64] {
+        var shape = tensor.shape
+        if shape.count == 4, shape[0] == 1 { shape.removeFirst() }
+        if shape.count == 3, shape[1] == 1, shape[2] == 1 { shape = [shape[0]] }
+        guard shape.count == 1 || shape.count == 3 else {
+            throw FoveaError(.unsupported, "a constant of shape \(tensor.shape.shapeDescription) cannot be written as a Core ML scale or bias")
+        }
+        return shape.map(UInt64.init)
     }
 
     /// A fully connected layer: `weights` is `[out, in]`, row-major.

@@ -8,27 +8,57 @@ enum ClassifierExport {
     /// ONNX: the base graph up to the feature layer, [GlobalAveragePool,]
     /// Flatten, a Gemm holding the head with the standardization folded in,
     /// Softmax; labels and preprocessing in `metadata_props["fovea"]`.
-    static func onnx(_ classifier: ImageClassifier) throws -> Data {
-        let base = classifier.extractor.baseModel
-        guard try ModelFile.format(ofFileAt: base.path) == .onnx else {
-            throw FoveaError(.unsupported, "an ONNX export needs an ONNX base model; write a .mlmodel instead", location: .init(file: base.path))
+    static func onnx(_ head: Head) throws -> Data {
+        guard try ModelFile.format(ofFileAt: head.base.path) == .onnx else {
+            throw FoveaError(.unsupported, "an ONNX export needs an ONNX base model; write a .mlmodel instead", location: .init(file: head.base.path))
         }
-        let (weights, bias) = classifier.standardization.folded(into: classifier.head)
-        return try ONNXClassifierExport.data(baseModel: base.path, featureValue: classifier.extractor.layer.name,
-                                             pool: classifier.extractor.layer.isPooled,
-                                             weights: weights.map(Float.init), bias: bias.map(Float.init),
-                                             metadata: ["fovea": try description(classifier)])
+        return try ONNXClassifierExport.data(baseModel: head.base.path, featureValue: head.layer.name, pool: head.layer.isPooled,
+                                             weights: head.weights, bias: head.bias, metadata: ["fovea": try description(head)])
+    }
+
+    /// What an export needs: the base model, the feature layer, and the head
+    /// on raw features (standardization folded in).
+    struct Head {
+        let base: Model
+        let layer: FeatureLayer
+        let classes: [String]
+        let weights: [Float]
+        let bias: [Float]
+
+        init(_ classifier: ImageClassifier) {
+            let (weights, bias) = classifier.standardization.folded(into: classifier.head)
+            self.init(base: classifier.extractor.baseModel, layer: classifier.extractor.layer, classes: classifier.classes,
+                      weights: weights.map(Float.init), bias: bias.map(Float.init))
+        }
+
+        init(base: Model, layer: FeatureLayer, classes: [String], weights: [Float], bias: [Float]) {
+            self.base = base
+            self.layer = layer
+            self.classes = classes
+            self.weights = weights
+            self.bias = bias
+        }
+    }
+
+    /// The model file for `head`, by the extension of `path`.
+    static func data(_ head: Head, forPath path: String) throws -> Data {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "onnx": return try onnx(head)
+        case "mlmodel": return try coreML(head)
+        default:
+            throw FoveaError(.invalidArgument, "the output must end in .onnx or .mlmodel", location: .init(file: path))
+        }
     }
 
     /// Fovea's description of the exported model (see `ModelSidecar`): the
     /// base model's image preprocessing, the class labels and the output.
-    static func description(_ classifier: ImageClassifier) throws -> String {
+    static func description(_ head: Head) throws -> String {
         var json: [String: Any] = [
-            "labels": classifier.classes,
+            "labels": head.classes,
             "output": ONNXClassifierExport.outputName,
             "output_kind": "probabilities",
         ]
-        if let image = classifier.extractor.baseModel.modelDescription.imageInput {
+        if let image = head.base.modelDescription.imageInput {
             json["input"] = image.name
             json["input_size"] = [image.width, image.height]
             json["channel_order"] = image.channelOrder.rawValue
@@ -44,8 +74,8 @@ enum ClassifierExport {
     /// to the feature layer, [global pooling,] an inner product holding the
     /// head with the standardization folded in, and a softmax; the image
     /// scaler carries the normalization.
-    static func coreML(_ classifier: ImageClassifier) throws -> Data {
-        let base = classifier.extractor.baseModel
+    static func coreML(_ head: Head) throws -> Data {
+        let base = head.base
         guard let image = base.modelDescription.imageInput, image.channelOrder != .gray else {
             throw FoveaError(.unsupported, "a Core ML export needs a base model with an RGB or BGR image input", location: .init(file: base.path))
         }
@@ -53,17 +83,15 @@ enum ClassifierExport {
             // Core ML's image input has no crop fraction: Vision's centre crop sees fraction 1.
             FileHandle.standardError.write(Data("warning: the base model's crop fraction \(fraction) cannot be stored in a .mlmodel; Core ML and Vision crop with fraction 1\n".utf8))
         }
-        let (weights, bias) = classifier.standardization.folded(into: classifier.head)
         let input = CoreMLClassifierExport.ImageInput(name: image.name, width: image.width, height: image.height,
                                                       bgr: image.channelOrder == .bgr,
                                                       mean: image.normalization.mean, std: image.normalization.std)
         return try FoveaError.at(.init(file: base.path)) {
-            try CoreMLClassifierExport.data(graph: try ModelFile.loadGraph(contentsOf: base.path), featureValue: classifier.extractor.layer.name,
-                                            pool: classifier.extractor.layer.isPooled,
-                                            weights: weights.map(Float.init), bias: bias.map(Float.init), labels: classifier.classes,
-                                            image: input, metadata: ["fovea.feature_layer": classifier.extractor.layer.name,
+            try CoreMLClassifierExport.data(graph: try ModelFile.loadGraph(contentsOf: base.path), featureValue: head.layer.name,
+                                            pool: head.layer.isPooled, weights: head.weights, bias: head.bias, labels: head.classes,
+                                            image: input, metadata: ["fovea.feature_layer": head.layer.name,
                                                                      "fovea.base_model": (base.path as NSString).lastPathComponent],
-                                            shortDescription: "Image classifier trained by fovea train on \(classifier.classes.count) classes")
+                                            shortDescription: "Image classifier trained by fovea train on \(head.classes.count) classes")
         }
     }
 }

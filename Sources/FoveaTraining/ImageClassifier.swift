@@ -163,16 +163,22 @@ public final class ImageClassifier: Sendable {
 
     /// Writes the classifier as one model file: `.onnx` or `.mlmodel`, from the extension.
     public func write(to path: String) throws {
-        let data: Data
-        switch (path as NSString).pathExtension.lowercased() {
-        case "onnx": data = try ClassifierExport.onnx(self)
-        case "mlmodel": data = try ClassifierExport.coreML(self)
-        default:
-            throw FoveaError(.invalidArgument, "the output must end in .onnx or .mlmodel", location: .init(file: path))
-        }
+        let data = try ClassifierExport.data(.init(self), forPath: path)
         do { try data.write(to: URL(fileURLWithPath: path)) } catch {
             throw FoveaError(.io, "cannot write the model (\(error.localizedDescription))", location: .init(file: path))
         }
+    }
+
+    /// Throws the error ``write(to:)`` would throw for a model trained with
+    /// `parameters` (a format the base model cannot be written in, a layer Core
+    /// ML has no equivalent for), before any feature is computed. Writes nothing.
+    public static func checkExport(to path: String, parameters: ImageClassifierParameters) throws {
+        let extractor = try FeatureExtractor(baseModelAt: parameters.baseModel, featureLayer: parameters.featureLayer,
+                                             threads: 1, cache: nil)
+        let width = extractor.layer.width
+        let head = ClassifierExport.Head(base: extractor.baseModel, layer: extractor.layer, classes: ["a", "b"],
+                                         weights: [Float](repeating: 0, count: 2 * width), bias: [0, 0])
+        _ = try ClassifierExport.data(head, forPath: path)
     }
 
     /// Create ML's automatic split, seeded, class by class; or no split.

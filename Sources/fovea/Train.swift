@@ -79,6 +79,8 @@ struct Train: ParsableCommand {
         parameters.augmentation = try ImageAugmentation(parsing: augment)
         parameters.validation = switch validation { case "auto": .automatic; case "none": .none; default: .directory(validation) }
         parameters.cache = noCache ? nil : FeatureCache(directory: cacheDir ?? FeatureCache.defaultDirectory)
+        // Fail before computing features if the output cannot be written.
+        try ImageClassifier.checkExport(to: output, parameters: parameters)
         let start = Date()
         let bar = TrainingProgressPrinter(quiet: json)
         let classifier = try ImageClassifier(trainingData: dataDirectory, parameters: parameters) { bar.show($0) }

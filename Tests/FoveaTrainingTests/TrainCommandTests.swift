@@ -53,6 +53,12 @@ final class TrainCommandTests: XCTestCase {
         let badAugment = try TrainingDataSet.fovea(["train", data.training, "--base", TrainingDataSet.squeezeNet, "--output", "x.onnx", "--augment", "sepia"])
         XCTAssertEqual(badAugment.status, 64)
         XCTAssertTrue(badAugment.stderr.contains("unknown augmentation 'sepia'"), badAugment.stderr)
+        // Checked before any feature is computed.
+        let coreMLBase = try TrainingDataSet.fovea(["train", data.training, "--base", "\(TrainingDataSet.models)/coreml/SqueezeNet11.mlmodel",
+                                                    "--output", "x.onnx", "--no-cache"])
+        XCTAssertEqual(coreMLBase.status, 1)
+        XCTAssertTrue(coreMLBase.stderr.contains("an ONNX export needs an ONNX base model; write a .mlmodel instead"), coreMLBase.stderr)
+        XCTAssertFalse(coreMLBase.stderr.contains("iteration"), coreMLBase.stderr)
         let noLabels = try TrainingDataSet.fovea(["evaluate", "--model", TrainingDataSet.squeezeNet, data.heldOut])
         XCTAssertEqual(noLabels.status, 1)
         XCTAssertTrue(noLabels.stderr.contains("the model has no class labels"), noLabels.stderr)
