@@ -43,7 +43,12 @@ public struct ImageAugmentation: OptionSet, Sendable, Hashable {
     public var members: [(name: String, option: ImageAugmentation)] { Self.named.filter { contains($0.option) } }
 
     /// One altered copy of `image` for a single option (the same for the same seed).
+    ///
+    /// - Throws: `.invalidArgument` unless `option` is exactly one option.
     public static func apply(_ option: ImageAugmentation, to image: RGBImage, seed: UInt64) throws -> RGBImage {
+        guard option.rawValue != 0, option.rawValue & (option.rawValue - 1) == 0, named.contains(where: { $0.option == option }) else {
+            throw FoveaError(.invalidArgument, "an augmented copy takes exactly one option (got \(option.members.map(\.name)))")
+        }
         var random = SeededGenerator(seed: seed)
         let w = image.width, h = image.height
         let source = image.pixels
@@ -94,10 +99,8 @@ public struct ImageAugmentation: OptionSet, Sendable, Hashable {
                 let noise = sigma * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
                 out[i] = UInt8(min(255, max(0, (Double(source[i]) + noise).rounded())))
             }
-        case .flip:
+        default:  // .flip, the only option left
             for y in 0..<h { for x in 0..<w { for c in 0..<3 { out[(y * w + x) * 3 + c] = sample(w - 1 - x, y, c) } } }
-        default:
-            return image
         }
         return try RGBImage(width: w, height: h, pixels: out)
     }

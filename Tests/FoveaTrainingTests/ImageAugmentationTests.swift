@@ -36,6 +36,11 @@ final class ImageAugmentationTests: XCTestCase {
         }
     }
 
+    func testOneOptionAtATime() throws {
+        XCTAssertThrowsError(try ImageAugmentation.apply([.flip, .crop], to: try image, seed: 0))
+        XCTAssertThrowsError(try ImageAugmentation.apply([], to: try image, seed: 0))
+    }
+
     func testParsing() throws {
         XCTAssertEqual(try ImageAugmentation(parsing: "crop, rotate,flip"), [.crop, .rotation, .flip])
         XCTAssertEqual(try ImageAugmentation(parsing: "none"), [])
