@@ -19,6 +19,7 @@ let package = Package(
     products: [
         .library(name: "Fovea", targets: ["Fovea"]),
         .executable(name: "fovea", targets: ["fovea"]),
+        .library(name: "FoveaTraining", targets: ["FoveaTraining"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -92,9 +93,15 @@ let package = Package(
             resources: [.copy("Resources/imagenet1k-labels.txt")]
         ),
 
+        // Create ML-style training (`fovea train`): features from a loaded classifier,
+        // an L-BFGS logistic-regression head (libLBFGS, Debian: liblbfgs-dev), export.
+        // The `Fovea` library product does not depend on it.
+        .systemLibrary(name: "CLBFGS", providers: [.apt(["liblbfgs-dev"])]),
+        .target(name: "FoveaTraining", dependencies: ["Fovea", "FoveaONNX", "FoveaCoreML", "CLBFGS", "COpenBLAS"]),
+
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and
@@ -126,5 +133,6 @@ let package = Package(
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"]),
+        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaImage"]),
     ]
 )

@@ -26,8 +26,9 @@ fi
 venv=.build-python
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --disable-pip-version-check numpy==2.4.6 onnx==1.23.2 onnxruntime==1.32.0 \
-    || "$venv/bin/pip" install -q --disable-pip-version-check numpy onnx onnxruntime
+  # scikit-learn and coremltools: scripts/training-check.py (fovea train's solver and Core ML export).
+  "$venv/bin/pip" install -q --disable-pip-version-check numpy==2.4.6 onnx==1.23.2 onnxruntime==1.32.0 scikit-learn==1.9.1 coremltools==9.0 \
+    || "$venv/bin/pip" install -q --disable-pip-version-check numpy onnx onnxruntime scikit-learn coremltools
 fi
 "$venv/bin/python" "$builder" --out "$out"
 echo "architecture models in $out"

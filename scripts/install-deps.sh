@@ -7,6 +7,7 @@ packages=(
   libturbojpeg0-dev   # JPEG decoding
   libpng-dev          # PNG decoding
   libopenblas-dev     # the blas backend (OpenBLAS's cblas_sgemm)
+  liblbfgs-dev        # FoveaTraining: libLBFGS, the optimizer of `fovea train`'s logistic-regression head
   libomp-19-dev       # OpenMP for the kernels backend under Swift's clang 21 (Debian's libomp-dev is LLVM 14: too old)
   cmake ninja-build   # the standalone C kernel build and its ctest tests
   libonnx-testdata    # the ONNX backend conformance tests (/usr/share/libonnx-testdata)

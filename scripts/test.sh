@@ -32,6 +32,16 @@ release_status=${PIPESTATUS[0]}
 # Without the models ArchModelTests skip themselves: here that is a failure.
 [ "$arch_status" -eq 0 ] || release_status=1
 
+# fovea train's exports and solver against the reference tools: what
+# FoveaTrainingTests wrote into .build-training (during `swift test`) is checked
+# by onnxruntime, scikit-learn and coremltools (scripts/training-check.py).
+echo "== training checks (onnxruntime, scikit-learn, coremltools)"
+training_status=0
+.build-python/bin/python -c "import sklearn, coremltools" 2>/dev/null \
+  || .build-python/bin/pip install -q --disable-pip-version-check scikit-learn==1.9.1 coremltools==9.0 || training_status=1
+.build-python/bin/python scripts/training-check.py .build-training 2> "$log/training-stderr.txt" | tee "$log/training.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { training_status=1; cat "$log/training-stderr.txt"; }
+
 echo "== C kernels (cmake + ctest)"
 cmake_status=0
 { cmake -S . -B build-cmake -G Ninja -DCMAKE_BUILD_TYPE=Release > "$log/cmake.txt" 2>&1 &&
@@ -75,6 +85,10 @@ if grep -q "WARNING: ThreadSanitizer" "$log/tsan.txt" && [ "${ts_failed:-0}" -eq
 read -r rl_total rl_failed <<< "$(xctest_counts "$log/release.txt")"
 # The filter must have found its test.
 if [ "${rl_total:-0}" -lt 1 ]; then rl_total=1; rl_failed=1; fi
+tr_line=$(grep -E "^[0-9]+ passed, [0-9]+ failed" "$log/training.txt" | tail -1)
+tr_passed=$(echo "$tr_line" | sed -E 's/^([0-9]+) passed.*/\1/')
+tr_failed=$(echo "$tr_line" | sed -E 's/.*passed, ([0-9]+) failed.*/\1/')
+if [ -z "$tr_line" ]; then tr_passed=0; tr_failed=1; fi
 ct_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest.txt" | tail -1)
 ct_total=$(echo "$ct_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
 ct_failed=$(echo "$ct_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
@@ -84,12 +98,12 @@ ca_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest-
 ca_total=$(echo "$ca_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
 ca_failed=$(echo "$ca_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
 
-total=$(( ${xc_total:-0} + ${st_total:-0} + ${ts_total:-0} + ${rl_total:-0} + ${ct_total:-0} + ${ca_total:-0} + ${vc_total:-0} ))
-failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ts_failed:-0} + ${rl_failed:-0} + ${ct_failed:-0} + ${ca_failed:-0} + ${vc_failed:-0} ))
+total=$(( ${xc_total:-0} + ${st_total:-0} + ${ts_total:-0} + ${rl_total:-0} + ${ct_total:-0} + ${ca_total:-0} + ${vc_total:-0} + ${tr_passed:-0} + ${tr_failed:-0} ))
+failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ts_failed:-0} + ${rl_failed:-0} + ${ct_failed:-0} + ${ca_failed:-0} + ${vc_failed:-0} + ${tr_failed:-0} ))
 # A build failure or a crash counts as a failure even if no line was printed.
-for s in $swift_status $tsan_status $release_status $cmake_status $ctest_status $ctest_asan_status $versioned_status; do
+for s in $swift_status $tsan_status $release_status $cmake_status $ctest_status $ctest_asan_status $versioned_status $training_status; do
   [ "$s" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 done
 rm -rf "$log"
 echo "$(( total - failed )) passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$release_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ] && [ "$ctest_asan_status" -eq 0 ] && [ "$versioned_status" -eq 0 ]
+[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$release_status" -eq 0 ] && [ "$training_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ] && [ "$ctest_asan_status" -eq 0 ] && [ "$versioned_status" -eq 0 ]

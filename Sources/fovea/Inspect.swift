@@ -31,6 +31,9 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Show the graph after the graph passes (see --no-fold-bn, --no-fuse).")
     var optimized = false
 
+    @Flag(help: "List the values `fovea train --feature-layer` can read features from, with their widths; the default is marked.")
+    var featureLayers = false
+
     @Option(help: "With --plan: write a picture of the arena (steps × bytes) to this SVG file.")
     var svg: String?
 
@@ -49,6 +52,7 @@ struct Inspect: ParsableCommand {
         if svg != nil && !plan { throw ValidationError("--svg needs --plan") }
         if let batch, batch < 1 { throw ValidationError("--batch must be at least 1") }
         if plan && optimized { throw ValidationError("choose one of --plan and --optimized") }
+        if featureLayers && (plan || optimized) { throw ValidationError("choose one of --feature-layers, --plan and --optimized") }
     }
 
     /// The model path; ``validate()`` has checked that it is given.
@@ -57,6 +61,7 @@ struct Inspect: ParsableCommand {
     func run() throws {
         if ops { return try printSupportedOperators() }
         try reportUnsupportedOperators()
+        if featureLayers { return try printFeatureLayers(modelAt: modelPath, json: json) }
         if plan { return try printPlan() }
         if optimized { return try printOptimizedGraph() }
         let summary = try ModelSummary(modelAt: modelPath)

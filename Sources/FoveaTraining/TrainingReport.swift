@@ -1,0 +1,24 @@
+import Foundation
+
+/// What a training run did: the numbers `fovea train` prints at the end.
+public struct TrainingReport: Sendable {
+    /// Training images per class (before augmentation), in class order.
+    public var trainingImagesPerClass: [Int] = []
+    /// Validation images per class, in class order.
+    public var validationImagesPerClass: [Int] = []
+    /// Feature vectors the network computed, and vectors read from the cache.
+    public var featuresComputed = 0
+    public var featuresCached = 0
+    /// Images that could not be read: path and message. They were skipped.
+    public var unreadableImages: [(path: String, message: String)] = []
+    /// Files that are not images, ignored.
+    public var ignoredFiles: [String] = []
+    public var iterations = 0
+    /// Whether L-BFGS converged before the iteration limit, and how it ended.
+    public var converged = false
+    public var stopReason = ""
+    public var finalLoss = 0.0
+    /// Seconds spent extracting features and fitting the head.
+    public var extractionSeconds = 0.0
+    public var fitSeconds = 0.0
+}
