@@ -11,6 +11,10 @@ root=$PWD
 models=${FOVEA_SHARED_MODELS:-$root/../shared/models}
 out=$root/.build-versioned
 example=Examples/VersionedConsumer
+# Debug by default: CI only needs it to build and run (a release build of the
+# whole library again would cost CI minutes). Release for speed comparisons:
+# FOVEA_VERSIONED_CONFIG=release, then .build-versioned/build/release/BenchSqueezeNet.
+config=${FOVEA_VERSIONED_CONFIG:-debug}
 failed=0
 
 # 1. The README's example and the consumer's source are the same text.
@@ -29,11 +33,11 @@ rm -rf "$out/fovea"
 mkdir -p "$out"
 git clone -q "$root" "$out/fovea" && git -C "$out/fovea" tag -f "$version" > /dev/null
 build_log=$out/build.txt
-if FOVEA_URL="file://$out/fovea" swift build -c release --package-path $example --scratch-path "$out/build" > "$build_log" 2>&1; then
+if FOVEA_URL="file://$out/fovea" swift build -c "$config" --package-path $example --scratch-path "$out/build" > "$build_log" 2>&1; then
   run_dir=$(mktemp -d)
   ln -s "$models/squeezenet1.1.onnx" "$run_dir/squeezenet1.1.onnx"
   ln -s "$models/photos/red_panda.jpg" "$run_dir/red_panda.jpg"
-  bin=$(FOVEA_URL="file://$out/fovea" swift build -c release --package-path $example --scratch-path "$out/build" --show-bin-path)
+  bin=$(FOVEA_URL="file://$out/fovea" swift build -c "$config" --package-path $example --scratch-path "$out/build" --show-bin-path)
   output=$(cd "$run_dir" && "$bin/ClassifyPhoto" 2>&1)
   rm -rf "$run_dir"
   if echo "$output" | head -1 | grep -q "^lesser panda"; then
