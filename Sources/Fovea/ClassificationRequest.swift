@@ -19,6 +19,10 @@ public struct ClassificationRequest: Sendable {
     public let model: Model
     /// How the image is fitted to the model's input size; `.centerCrop` by default.
     public var imageCropAndScaleOption: ImageCropAndScaleOption = .centerCrop
+    /// The part of the upright image to classify (Vision's `regionOfInterest`):
+    /// normalized, origin at the lower left; the whole image by default. The
+    /// crop and scale option applies inside it.
+    public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
     /// At most this many observations (top-k); `nil` returns every class.
     public var maximumObservations: Int?
     /// Observations below this confidence are left out (0 keeps all).
@@ -28,7 +32,7 @@ public struct ClassificationRequest: Sendable {
 
     private let image: ImageInputDescription
     private let scoresOutput: String
-    private let latest = LatestResults()
+    private let latest = ResultsSlot<ClassificationObservation>()
 
     /// The observations of the last ``ImageRequestHandler`` perform of this
     /// request, as Vision's `request.results`: `nil` before the first perform
@@ -66,10 +70,10 @@ public struct ClassificationRequest: Sendable {
     /// The model's input size.
     public var inputSize: (width: Int, height: Int) { (image.width, image.height) }
 
-    /// The picture the model sees for `image` (already upright): cropped and
-    /// scaled to the input size, before normalization.
+    /// The picture the model sees for `image` (already upright): its region of
+    /// interest, cropped and scaled to the input size, before normalization.
     public func preparedImage(for image: RGBImage) throws -> RGBImage {
-        try imageCropAndScaleOption.apply(to: image, width: self.image.width, height: self.image.height,
+        try imageCropAndScaleOption.apply(to: try regionOfInterest.crop(image), width: self.image.width, height: self.image.height,
                                           cropFraction: self.image.cropFraction)
     }
 
@@ -122,17 +126,5 @@ public struct ClassificationRequest: Sendable {
         let ranked = ClassificationObservation.ranked(probabilities: probabilities, labels: model.modelDescription.classLabels,
                                                       limit: maximumObservations.map { Swift.max(0, $0) })
         return ranked.filter { $0.confidence >= minimumConfidence }
-    }
-}
-
-/// The lock-protected slot behind ``ClassificationRequest/results``.
-private final class LatestResults: @unchecked Sendable {
-    // @unchecked: every access to `stored` holds `lock`.
-    private let lock = NSLock()
-    private var stored: [ClassificationObservation]?
-
-    var value: [ClassificationObservation]? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
