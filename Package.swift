@@ -118,6 +118,7 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter"]),
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter"],
+                    exclude: ["Frames/Barcodes"]),
     ]
 )
