@@ -3,11 +3,10 @@ import XCTest
 
 /// `regionOfInterest`: normalized, origin at the lower left, cropped before crop-and-scale.
 final class RegionOfInterestTests: XCTestCase {
-    /// An image whose pixel (x, y) is (x, y, 7): coordinates can be read back.
+    /// Red is the column, green the row: where a pixel came from can be read back.
     private func coordinates(width: Int, height: Int) throws -> RGBImage {
-        var pixels: [UInt8] = []
-        for y in 0..<height { for x in 0..<width { pixels += [UInt8(x), UInt8(y), 7] } }
-        return try RGBImage(width: width, height: height, pixels: pixels)
+        try RGBImage(width: width, height: height,
+                     pixels: (0..<height).flatMap { row in (0..<width).flatMap { column in [UInt8(column), UInt8(row), 7] } })
     }
 
     func testPixelRectanglesFlipYAndRoundEdges() throws {
