@@ -117,29 +117,31 @@ public final class Y4MReader {
         return try RGBImage(width: width, height: height, pixels: rgbPixels())
     }
 
-    /// BT.601 studio range: Y in 16...235, Cb and Cr in 16...240 around 128.
+    /// BT.601 studio range (Y in 16...235, Cb and Cr in 16...240 around 128),
+    /// in the usual 8-bit fixed-point form: R = (298 (Y-16) + 409 (Cr-128) + 128) >> 8, and so on.
     private func rgbPixels() -> [UInt8] {
         var rgb = [UInt8](repeating: 0, count: width * height * 3)
         let lumaCount = width * height, chromaCount = chromaWidth * chromaHeight
-        let stepX = chromaWidth == 0 ? 0 : (width + chromaWidth - 1) / chromaWidth
-        let stepY = chromaHeight == 0 ? 0 : (height + chromaHeight - 1) / chromaHeight
+        let stepX = chromaWidth == 0 ? 1 : (width + chromaWidth - 1) / chromaWidth
+        let stepY = chromaHeight == 0 ? 1 : (height + chromaHeight - 1) / chromaHeight
         planes.withUnsafeBufferPointer { yuv in
             rgb.withUnsafeMutableBufferPointer { out in
                 for y in 0..<height {
+                    let chromaRow = lumaCount + (y / stepY) * chromaWidth
+                    var o = y * width * 3
                     for x in 0..<width {
-                        let luma = 1.164 * (Float(yuv[y * width + x]) - 16)
-                        var (r, g, b) = (luma, luma, luma)
+                        let c = 298 * (Int32(yuv[y * width + x]) - 16) + 128
+                        var (r, g, b) = (c, c, c)
                         if chromaCount > 0 {
-                            let c = (y / stepY) * chromaWidth + x / stepX
-                            let cb = Float(yuv[lumaCount + c]) - 128, cr = Float(yuv[lumaCount + chromaCount + c]) - 128
-                            r += 1.596 * cr
-                            g -= 0.392 * cb + 0.813 * cr
-                            b += 2.017 * cb
+                            let d = Int32(yuv[chromaRow + x / stepX]) - 128, e = Int32(yuv[chromaRow + chromaCount + x / stepX]) - 128
+                            r += 409 * e
+                            g -= 100 * d + 208 * e
+                            b += 516 * d
                         }
-                        let o = (y * width + x) * 3
-                        out[o] = Y4MReader.byte(r)
-                        out[o + 1] = Y4MReader.byte(g)
-                        out[o + 2] = Y4MReader.byte(b)
+                        out[o] = Y4MReader.byte(r >> 8)
+                        out[o + 1] = Y4MReader.byte(g >> 8)
+                        out[o + 2] = Y4MReader.byte(b >> 8)
+                        o += 3
                     }
                 }
             }
@@ -147,7 +149,7 @@ public final class Y4MReader {
         return rgb
     }
 
-    private static func byte(_ value: Float) -> UInt8 {
-        UInt8(Swift.min(255, Swift.max(0, value.rounded())))
+    private static func byte(_ value: Int32) -> UInt8 {
+        UInt8(clamping: value)
     }
 }
