@@ -100,4 +100,28 @@ final class RegistrationTests: XCTestCase {
             XCTAssertEqual(fresh.ty, 3, accuracy: 0.25)
         }
     }
+
+    /// `fovea register A B`: text and JSON, Vision's signs; different sizes fail with exit 1.
+    func testRegisterCommand() throws {
+        let photo = try FrameTestSupport.photo("coffee.png")
+        let directory = try TestData.temporaryDirectory()
+        let a = directory.appendingPathComponent("a.png").path, b = directory.appendingPathComponent("b.png").path
+        try ImageEncoder.encode(try photo.cropped(x: 100, y: 100, width: 200, height: 150), forPath: a).write(to: URL(fileURLWithPath: a))
+        // B's window is 9 px right and 4 px up of A's.
+        try ImageEncoder.encode(try photo.cropped(x: 109, y: 96, width: 200, height: 150), forPath: b).write(to: URL(fileURLWithPath: b))
+        let text = try TestData.runFovea(["register", a, b])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        let numbers = text.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        XCTAssertEqual(numbers.count, 3, text.stdout)
+        XCTAssertEqual(numbers[0], 9, accuracy: 0.25)
+        XCTAssertEqual(numbers[1], 4, accuracy: 0.25)
+        XCTAssertGreaterThan(numbers[2], 0.5)
+        let json = try TestData.runFovea(["register", "--json", b, a])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Double], json.stdout)
+        XCTAssertEqual(try XCTUnwrap(object["tx"]), -9, accuracy: 0.25)
+        XCTAssertEqual(try XCTUnwrap(object["ty"]), -4, accuracy: 0.25)
+        let mismatch = try TestData.runFovea(["register", a, TestData.photo("coffee.png")])
+        XCTAssertEqual(mismatch.status, 1)
+        XCTAssertTrue(mismatch.stderr.hasPrefix("error: ") && mismatch.stderr.contains("one size"), mismatch.stderr)
+    }
 }
