@@ -54,7 +54,8 @@ public final class PhaseCorrelator {
         guard width >= 8, height >= 8, maxSide >= 8 else {
             throw FoveaError(.invalidArgument, "image registration needs frames of at least 8×8 pixels and a grid of at least 8; got \(width)×\(height), grid \(maxSide)")
         }
-        factor = Swift.max(1, (Swift.max(width, height) + maxSide - 1) / maxSide)
+        // Both grid sides stay at least 8 cells, even for a long thin frame.
+        factor = Swift.max(1, Swift.min((Swift.max(width, height) + maxSide - 1) / maxSide, Swift.min(width, height) / 8))
         frameWidth = width
         frameHeight = height
         self.maxSide = maxSide

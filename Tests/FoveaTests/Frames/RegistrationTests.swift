@@ -82,6 +82,10 @@ final class RegistrationTests: XCTestCase {
         }
         let tiny = try RGBImage(width: 4, height: 4, red: 1, green: 2, blue: 3)
         XCTAssertThrowsError(try TranslationalImageRegistrationRequest(targetedImage: tiny).observation(reference: tiny))
+        // A long thin strip keeps a grid of at least 8 cells across: it registers.
+        let photo = try FrameTestSupport.photo("coffee.png")
+        let strip = try photo.cropped(x: 0, y: 200, width: 580, height: 9), moved = try photo.cropped(x: 20, y: 200, width: 580, height: 9)
+        XCTAssertEqual(try TranslationalImageRegistrationRequest(targetedImage: moved).observation(reference: strip).tx, 20, accuracy: 0.5)
     }
 
     /// A sequence handler gives the same numbers as fresh handlers, frame after frame
