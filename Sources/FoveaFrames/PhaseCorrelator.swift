@@ -62,8 +62,7 @@ public final class PhaseCorrelator {
         gridWidth = width / factor
         gridHeight = height / factor
         spectrumCount = gridHeight * (gridWidth / 2 + 1)
-        window = PhaseCorrelator.hannWindow(width: gridWidth, height: gridHeight)
-        (weights, selfPeak) = PhaseCorrelator.gaussianWeights(width: gridWidth, height: gridHeight, sigma: 1)
+        (window, weights, selfPeak) = CorrelationTables.shared(width: gridWidth, height: gridHeight)
         real = fftwf_alloc_real(gridWidth * gridHeight)
         complex = fftwf_alloc_complex(spectrumCount)
         (forward, inverse) = FFTWPlanning.lock.withLock { [gridWidth, gridHeight, real, complex] in
