@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
@@ -103,6 +103,18 @@ let package = Package(
             dependencies: ["Fovea", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // Many classifications from many tasks in one process: resident memory and
+        // results against a sequential run (README, "Limits"). A tool, not a test.
+        .executableTarget(
+            name: "fovea-soak",
+            dependencies: ["Fovea", .product(name: "Atomics", package: "swift-atomics")]
+        ),
+
+        // Fuzzing: what one input goes through per parser (FuzzEntry), and the
+        // libFuzzer executable over it (scripts/fuzz.sh; README, "Limits").
+        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaONNX", "FoveaCoreML"]),
+        .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing"]),
+
         // Shared by every backend's tests: the graph interpreter (oracle),
         // random graphs, memory plan checks, one-op checks against the reference.
         .target(name: "FoveaTestSupport", dependencies: ["FoveaCore"], path: "Tests/FoveaTestSupport"),
@@ -118,7 +130,7 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter"],
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
     ]
 )

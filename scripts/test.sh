@@ -39,6 +39,22 @@ cmake_status=0
 ctest --test-dir build-cmake --output-on-failure 2>&1 | tee "$log/ctest.txt"
 ctest_status=${PIPESTATUS[0]}
 
+# The same C tests with AddressSanitizer and UndefinedBehaviorSanitizer (any
+# report fails its test: halt_on_error). The Swift suite under ASan/UBSan is
+# scripts/sanitizers.sh, outside CI's time budget (README, "Tests").
+echo "== C kernels under ASan + UBSan (cmake + ctest)"
+{ cmake -S . -B build-cmake-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DFOVEA_KERNELS_SANITIZE=ON > "$log/cmake-asan.txt" 2>&1 &&
+  cmake --build build-cmake-asan >> "$log/cmake-asan.txt" 2>&1; } || { cat "$log/cmake-asan.txt"; cmake_status=1; }
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=1 \
+  ctest --test-dir build-cmake-asan --output-on-failure 2>&1 | tee "$log/ctest-asan.txt"
+ctest_asan_status=${PIPESTATUS[0]}
+
+# Fovea as a versioned dependency (a package depending on it `from:` a tag) builds
+# and runs the README's Swift example, which must be the example's source, word for word.
+echo "== versioned dependency (Examples/VersionedConsumer)"
+scripts/versioned-consumer.sh 2>&1 | tee "$log/versioned.txt"
+versioned_status=${PIPESTATUS[0]}
+
 # XCTest prints "Executed N tests, with [K tests skipped and] M failures" per
 # suite and a grand total per bundle: take the line with the largest N, i.e.
 # the "All tests" one (lines may come out of order). Skipped tests count as passed.
@@ -62,13 +78,18 @@ if [ "${rl_total:-0}" -lt 1 ]; then rl_total=1; rl_failed=1; fi
 ct_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest.txt" | tail -1)
 ct_total=$(echo "$ct_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
 ct_failed=$(echo "$ct_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
+vc_total=$(grep -cE "^(ok|FAIL):" "$log/versioned.txt")
+vc_failed=$(grep -cE "^FAIL:" "$log/versioned.txt")
+ca_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest-asan.txt" | tail -1)
+ca_total=$(echo "$ca_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
+ca_failed=$(echo "$ca_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
 
-total=$(( ${xc_total:-0} + ${st_total:-0} + ${ts_total:-0} + ${rl_total:-0} + ${ct_total:-0} ))
-failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ts_failed:-0} + ${rl_failed:-0} + ${ct_failed:-0} ))
+total=$(( ${xc_total:-0} + ${st_total:-0} + ${ts_total:-0} + ${rl_total:-0} + ${ct_total:-0} + ${ca_total:-0} + ${vc_total:-0} ))
+failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ts_failed:-0} + ${rl_failed:-0} + ${ct_failed:-0} + ${ca_failed:-0} + ${vc_failed:-0} ))
 # A build failure or a crash counts as a failure even if no line was printed.
-for s in $swift_status $tsan_status $release_status $cmake_status $ctest_status; do
+for s in $swift_status $tsan_status $release_status $cmake_status $ctest_status $ctest_asan_status $versioned_status; do
   [ "$s" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 done
 rm -rf "$log"
 echo "$(( total - failed )) passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$release_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ]
+[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$release_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ] && [ "$ctest_asan_status" -eq 0 ] && [ "$versioned_status" -eq 0 ]

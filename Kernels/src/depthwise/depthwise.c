@@ -130,6 +130,18 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
         const size_t most = out_height / 8 > 0 ? out_height / 8 : 1;
         if (bands > most) bands = most;
     }
+    if (in_plane == 0) {
+        /* An empty input (x may be NULL): every window is padding, so each output is
+         * its channel's bias through the activation. Filled here, because the kernels
+         * offset x before they know that no row is in range. */
+        for (size_t plane = 0; plane < planes; plane++) {
+            const size_t n = plane / p->output_channels, m = plane % p->output_channels;
+            const float value = fovea_epilogue_apply(&epilogue, bias != NULL ? bias[m] : 0.0f);
+            float *y_plane = y + n * y_batch_stride + m * out_plane;
+            for (size_t i = 0; i < out_plane; i++) y_plane[i] = value;
+        }
+        return FOVEA_STATUS_OK;
+    }
     const size_t items = planes * bands;
     (void)t; /* unused without OpenMP */
 #ifdef _OPENMP
@@ -138,7 +150,7 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
     for (size_t item = 0; item < items; item++) {
         const size_t plane = item / bands, band = item % bands;
         const size_t n = plane / p->output_channels, m = plane % p->output_channels;
-        const float *x_plane = in_plane != 0 ? x + (n * p->channels + m / multiplier) * in_plane : x;
+        const float *x_plane = x + (n * p->channels + m / multiplier) * in_plane;
         float *y_plane = y + n * y_batch_stride + m * out_plane;
         const size_t row_begin = band * out_height / bands, row_end = (band + 1) * out_height / bands;
         run(p, x_plane, weights + m * taps, bias != NULL ? bias[m] : 0.0f, y_plane, row_begin, row_end, &epilogue);

@@ -1,0 +1,12 @@
+import Fovea
+
+// Load once (reads squeezenet1.1.fovea.json if there is one); Sendable.
+let model = try Model(contentsOf: "squeezenet1.1.onnx").describing {
+    $0.classLabels = try .imageNet1k   // or ClassLabels(contentsOf: "labels.txt"), ClassLabels(["cat", "dog"])
+}
+var request = try ClassificationRequest(model: model)       // make once, reuse from any task
+request.maximumObservations = 3
+let handler = try ImageRequestHandler(contentsOf: "red_panda.jpg")  // decodes and applies EXIF orientation once
+for observation in try handler.perform(request) {
+    print(observation.identifier, observation.confidence)
+}
