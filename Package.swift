@@ -49,6 +49,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "FoveaImage", dependencies: ["FoveaCore", "CTurboJPEG", "CPNG"]),
 
+        // Video frames: phase-correlation registration (FFTW, single precision),
+        // barcode scanning (zbar), YUV4MPEG2 reading. `Fovea` wraps them in requests.
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .target(name: "FoveaFrames", dependencies: ["FoveaCore", "FoveaImage", "CFFTW", "CZBar"]),
+
         // Portable backend in pure Swift SIMD. Its GEMM and depthwise kernels
         // (Sources/FoveaSIMDKernels, symlinked into each folder) are compiled
         // once per CPU target and picked at run time: see Sources/FoveaSIMD/README.md.
@@ -89,7 +95,7 @@ let package = Package(
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
         .target(
             name: "Fovea",
-            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"],
+            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"],
             resources: [.copy("Resources/imagenet1k-labels.txt")]
         ),
 
@@ -132,7 +138,8 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"]),
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
+                    exclude: ["Frames/Barcodes"]),
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaImage"]),
     ]
 )

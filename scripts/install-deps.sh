@@ -6,6 +6,8 @@ packages=(
   pkg-config
   libturbojpeg0-dev   # JPEG decoding
   libpng-dev          # PNG decoding
+  libfftw3-dev        # image registration: FFTW's single-precision FFT (fftw3f)
+  libzbar-dev         # barcode detection (zbar)
   libopenblas-dev     # the blas backend (OpenBLAS's cblas_sgemm)
   liblbfgs-dev        # FoveaTraining: libLBFGS, the optimizer of `fovea train`'s logistic-regression head
   libomp-19-dev       # OpenMP for the kernels backend under Swift's clang 21 (Debian's libomp-dev is LLVM 14: too old)

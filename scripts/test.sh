@@ -15,7 +15,7 @@ swift_status=${PIPESTATUS[0]}
 # as a race. The C kernels still run (on the calling thread) under concurrent
 # Swift runs; their OpenMP splits are checked by ctest and the 1-vs-2-thread tests.
 echo "== swift test --sanitize=thread (concurrency)"
-FOVEA_OPENMP=0 swift test --scratch-path .build-tsan --sanitize=thread --filter "ClassificationConcurrencyTests|WorkerPoolTests|BackendPlanningTests|MemoryPlannerTests.testSixteenConcurrentRunsMatchSequentialOnes" 2>&1 | tee "$log/tsan.txt"
+FOVEA_OPENMP=0 swift test --scratch-path .build-tsan --sanitize=thread --filter "ClassificationConcurrencyTests|FrameClassifierTests|WorkerPoolTests|BackendPlanningTests|MemoryPlannerTests.testSixteenConcurrentRunsMatchSequentialOnes" 2>&1 | tee "$log/tsan.txt"
 tsan_status=${PIPESTATUS[0]}
 
 # Allocation counts mean something only in an optimized build: the steady-state

@@ -19,6 +19,10 @@ public struct ClassificationRequest: Sendable {
     public let model: Model
     /// How the image is fitted to the model's input size; `.centerCrop` by default.
     public var imageCropAndScaleOption: ImageCropAndScaleOption = .centerCrop
+    /// The part of the upright image to classify (Vision's `regionOfInterest`):
+    /// normalized, origin at the lower left; the whole image by default. The
+    /// crop and scale option applies inside it.
+    public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
     /// At most this many observations (top-k); `nil` returns every class.
     public var maximumObservations: Int?
     /// Observations below this confidence are left out (0 keeps all).
@@ -28,7 +32,7 @@ public struct ClassificationRequest: Sendable {
 
     private let image: ImageInputDescription
     private let scoresOutput: String
-    private let latest = LatestResults()
+    private let latest = ResultsSlot<ClassificationObservation>()
 
     /// The observations of the last ``ImageRequestHandler`` perform of this
     /// request, as Vision's `request.results`: `nil` before the first perform
@@ -76,17 +80,19 @@ public struct ClassificationRequest: Sendable {
     /// Threads for preparing pictures: the model's (``ModelConfiguration/effectiveThreads``).
     var preparationThreads: Int { model.configuration.effectiveThreads }
 
-    /// The picture the model sees for `image` (already upright): cropped and
-    /// scaled to the input size, before normalization.
+    /// The picture the model sees for `image` (already upright): its region of
+    /// interest, cropped and scaled to the input size, before normalization.
     public func preparedImage(for image: RGBImage) throws -> RGBImage {
-        try image.rendered(geometry(forImageWidth: image.width, height: image.height), threads: preparationThreads)
+        let region = try regionOfInterest.crop(image)
+        return try region.rendered(geometry(forImageWidth: region.width, height: region.height), threads: preparationThreads)
     }
 
     /// The model's input tensor for an upright image: cropped, scaled and
     /// normalized in one pass (the same values as normalizing ``preparedImage(for:)``).
     public func inputTensor(for image: RGBImage) throws -> Tensor {
-        try inputTensor(for: image, geometry: geometry(forImageWidth: image.width, height: image.height),
-                        threads: preparationThreads)
+        let region = try regionOfInterest.crop(image)
+        return try inputTensor(for: region, geometry: geometry(forImageWidth: region.width, height: region.height),
+                               threads: preparationThreads)
     }
 
     /// The input tensor for `image` fitted by `geometry` (this request's
@@ -109,8 +115,9 @@ public struct ClassificationRequest: Sendable {
     /// - Throws: as ``observations(for:)``, for the first image that fails.
     public func observations(forBatch images: [RGBImage]) throws -> [[ClassificationObservation]] {
         guard images.count > 1 else { return try images.map(observations(for:)) }
-        let geometries = try images.map { try geometry(forImageWidth: $0.width, height: $0.height) }
-        let tensor = try image.normalization.tensor(from: images, geometries: geometries, threads: preparationThreads)
+        let regions = try images.map { try regionOfInterest.crop($0) }
+        let geometries = try regions.map { try geometry(forImageWidth: $0.width, height: $0.height) }
+        let tensor = try image.normalization.tensor(from: regions, geometries: geometries, threads: preparationThreads)
         return try observations(forBatchTensor: tensor) ?? images.map(observations(for:))
     }
 
@@ -145,17 +152,5 @@ public struct ClassificationRequest: Sendable {
         let ranked = ClassificationObservation.ranked(probabilities: probabilities, labels: model.modelDescription.classLabels,
                                                       limit: maximumObservations.map { Swift.max(0, $0) })
         return ranked.filter { $0.confidence >= minimumConfidence }
-    }
-}
-
-/// The lock-protected slot behind ``ClassificationRequest/results``.
-private final class LatestResults: @unchecked Sendable {
-    // @unchecked: every access to `stored` holds `lock`.
-    private let lock = NSLock()
-    private var stored: [ClassificationObservation]?
-
-    var value: [ClassificationObservation]? {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

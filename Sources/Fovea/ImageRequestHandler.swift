@@ -100,14 +100,17 @@ public final class ImageRequestHandler: Sendable {
     /// The upright picture `request` reads and where its input pixels come
     /// from: for a JPEG, decoded at the smallest reduction that still keeps the
     /// request's crop at full resolution (see the type's discussion), with the
-    /// request's geometry mapped onto it; otherwise ``image`` and the geometry.
+    /// request's geometry mapped onto it; otherwise ``image`` (cut to the
+    /// request's region of interest) and the geometry.
     ///
     /// - Throws: `.invalidImage`, naming the file, for corrupt pixel data.
     public func picture(for request: ClassificationRequest) throws -> (picture: RGBImage, geometry: CropAndScaleGeometry) {
         try FoveaError.at(.init(file: source)) {
-            guard let encoded, encoded.canDecodeReduced, pictures.cached(reducedBy: 1) == nil else {
-                let full = try image
-                return (full, try request.geometry(forImageWidth: full.width, height: full.height))
+            // A region of interest is cut from the full picture: no reduced decode.
+            guard let encoded, encoded.canDecodeReduced, pictures.cached(reducedBy: 1) == nil,
+                  request.regionOfInterest.isWholeImage else {
+                let region = try request.regionOfInterest.crop(try image)
+                return (region, try request.geometry(forImageWidth: region.width, height: region.height))
             }
             let swaps = orientation.swapsWidthAndHeight
             let geometry = try request.geometry(forImageWidth: swaps ? encoded.height : encoded.width,

@@ -41,6 +41,12 @@ struct Classify: ParsableCommand {
     @Option(help: "Per-channel standard deviation in the 0...1 scale (r,g,b). Default: the model's description.")
     var std: String?
 
+    @Flag(help: "Also detect barcodes (QR, EAN-13/8, UPC, Code 128/39/93, ...) in each image; JSON: \"barcodes\".")
+    var barcodes = false
+
+    @Option(help: ArgumentHelp(RegionOfInterestOption.help, valueName: "x,y,w,h"))
+    var roi: RegionOfInterestOption?
+
     @OptionGroup var backend: BackendOptions
     @OptionGroup var pixels: PixelLimitOption
 
@@ -79,6 +85,12 @@ struct Classify: ParsableCommand {
         }
         var request = try ClassificationRequest(model: loaded)
         request.imageCropAndScaleOption = crop
+        var barcodeRequest: DetectBarcodesRequest?
+        if let roi { request.regionOfInterest = roi.rect }
+        if barcodes {
+            barcodeRequest = DetectBarcodesRequest()
+            barcodeRequest?.regionOfInterest = request.regionOfInterest
+        }
         // A Core ML classifier's JSON also lists every class probability, as
         // Core ML's own outputs would: then ask for all and cut to --top here.
         let coreMLOutputs = json ? loaded.modelDescription.classifierOutputNames : nil
@@ -100,6 +112,18 @@ struct Classify: ParsableCommand {
             switch result {
             case .success(let all):
                 let observations = coreMLOutputs == nil ? all : Array(all.filter { $0.confidence >= minConfidence }.prefix(top))
+                // The pipelined classifier does not hand back its decoded picture, so
+                // --barcodes reads the file again (upright, full size) for zbar.
+                let codes: [BarcodeObservation]?
+                do {
+                    codes = try barcodeRequest.map { request in
+                        try request.observations(for: ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
+                                                                          limits: pixels.limits).image)
+                    }
+                } catch {
+                    report(file, orientation: orientation, .failure(error))
+                    return
+                }
                 if let warning = labelsWarning {
                     progress.clear()
                     printWarning(warning)
@@ -107,11 +131,11 @@ struct Classify: ParsableCommand {
                 }
                 results.append(ImageResult(image: file, orientation: orientation?.name, observations: observations,
                                            notSure: observations.isEmpty ? true : nil, error: nil,
-                                           outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }))
-                if !json { progress.clear(); printText(image: file, observations: observations) }
+                                           outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }, barcodes: codes))
+                if !json { progress.clear(); printText(image: file, observations: observations); if let codes { printBarcodes(codes) } }
             case .failure(let error):
                 failures += 1
-                results.append(ImageResult(image: file, orientation: nil, observations: nil, notSure: nil, error: String(describing: error), outputs: nil))
+                results.append(ImageResult(image: file, orientation: nil, observations: nil, notSure: nil, error: String(describing: error), outputs: nil, barcodes: nil))
                 progress.clear()
                 printError("\(error)")
             }
@@ -183,6 +207,8 @@ struct Classify: ParsableCommand {
         var error: String?
         /// A Core ML classifier's outputs under its own names (`classLabel`, `classLabelProbs`).
         var outputs: [String: CoreMLOutputs]?
+        /// With --barcodes: the codes found (symbology, payload, normalized box).
+        var barcodes: [BarcodeObservation]?
     }
 
     private struct Report: Encodable {

@@ -1,0 +1,34 @@
+/// A kind of barcode (Vision's `VNBarcodeSymbology`): `.qr`, `.ean13`,
+/// `.code128` and the others zbar reads. The raw value is Vision's name
+/// without its prefix (`QR`, `EAN13`, `Code128`).
+public struct BarcodeSymbology: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let qr = BarcodeSymbology(rawValue: "QR")
+    public static let ean13 = BarcodeSymbology(rawValue: "EAN13")
+    public static let ean8 = BarcodeSymbology(rawValue: "EAN8")
+    public static let upce = BarcodeSymbology(rawValue: "UPCE")
+    public static let code128 = BarcodeSymbology(rawValue: "Code128")
+    public static let code39 = BarcodeSymbology(rawValue: "Code39")
+    public static let code93 = BarcodeSymbology(rawValue: "Code93")
+    public static let i2of5 = BarcodeSymbology(rawValue: "I2of5")
+    public static let codabar = BarcodeSymbology(rawValue: "Codabar")
+    public static let gs1DataBar = BarcodeSymbology(rawValue: "GS1DataBar")
+    public static let gs1DataBarExpanded = BarcodeSymbology(rawValue: "GS1DataBarExpanded")
+
+    /// zbar's symbology names, as `zbar_get_symbol_name` spells them.
+    private static let zbarNames: [String: BarcodeSymbology] = [
+        "QR-Code": .qr, "EAN-13": .ean13, "EAN-8": .ean8, "UPC-E": .upce, "CODE-128": .code128,
+        "CODE-39": .code39, "CODE-93": .code93, "I2/5": .i2of5, "Codabar": .codabar,
+        "DataBar": .gs1DataBar, "DataBar-Exp": .gs1DataBarExpanded,
+        // UPC-A is EAN-13 with a leading zero, as Vision reports it.
+        "UPC-A": .ean13,
+    ]
+
+    /// The symbology for zbar's name; other zbar names keep their own spelling.
+    init(zbarName: String) {
+        self = BarcodeSymbology.zbarNames[zbarName] ?? BarcodeSymbology(rawValue: zbarName)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import FoveaFrames
+
+/// Finds and reads barcodes (Vision's `VNDetectBarcodesRequest`) with the zbar
+/// library: QR codes and the common linear codes (EAN-13, EAN-8, UPC,
+/// Code 128, Code 39, Code 93, Interleaved 2 of 5, Codabar, DataBar).
+///
+/// Perform it beside a ``ClassificationRequest`` on one handler, so that a
+/// printed code can stand in for an item the model was never trained on:
+///
+/// ```swift
+/// let barcodes = DetectBarcodesRequest()
+/// try handler.perform([classify, barcodes] as [any ImageRequest])
+/// for code in barcodes.results ?? [] { print(code.symbology, code.payloadStringValue ?? "") }
+/// ```
+public struct DetectBarcodesRequest: ImageRequest {
+    /// Called after each perform with the observations or the error.
+    public typealias CompletionHandler = @Sendable (DetectBarcodesRequest, Result<[BarcodeObservation], any Error>) -> Void
+
+    /// The kinds of code to report; `nil` (the default) reports every kind.
+    public var symbologies: [BarcodeSymbology]?
+    /// The part of the upright image to search (normalized, origin at the lower
+    /// left); the whole image by default. Bounding boxes are relative to it.
+    public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// Called after each perform.
+    public var completionHandler: CompletionHandler?
+
+    private let latest = ResultsSlot<BarcodeObservation>()
+
+    public init(completionHandler: CompletionHandler? = nil) {
+        self.completionHandler = completionHandler
+    }
+
+    /// The codes found by the last perform; `nil` before the first and after a failed one.
+    public var results: [BarcodeObservation]? { latest.value }
+
+    /// The codes in an upright image, inside ``regionOfInterest``.
+    public func observations(for image: RGBImage) throws -> [BarcodeObservation] {
+        let region = try regionOfInterest.crop(image)
+        let width = Double(region.width), height = Double(region.height)
+        return try BarcodeScanner.scan(region).compactMap { code in
+            let symbology = BarcodeSymbology(zbarName: code.symbologyName)
+            if let symbologies, !symbologies.contains(symbology) { return nil }
+            // Pixel points (y down) -> a normalized box (y up); a point is a whole pixel.
+            let xs = code.points.map(\.x), ys = code.points.map(\.y)
+            let left = Double(xs.min() ?? 0), right = Double((xs.max() ?? 0) + 1)
+            let top = Double(ys.min() ?? 0), bottom = Double((ys.max() ?? 0) + 1)
+            let box = CGRect(x: left / width, y: 1 - bottom / height, width: (right - left) / width, height: (bottom - top) / height)
+            return BarcodeObservation(symbology: symbology, payloadData: code.payload, boundingBox: box)
+        }
+    }
+
+    func record(_ result: Result<[BarcodeObservation], any Error>) {
+        latest.value = try? result.get()
+        completionHandler?(self, result)
+    }
+}

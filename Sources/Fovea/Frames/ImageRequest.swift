@@ -1,0 +1,13 @@
+/// A request an ``ImageRequestHandler`` or a ``SequenceRequestHandler`` can
+/// perform (Vision's `VNRequest`). Fovea's requests conform:
+/// ``ClassificationRequest``, ``DetectBarcodesRequest`` and
+/// ``TranslationalImageRegistrationRequest``. Mix them in one
+/// `perform([...])`: the image is decoded and turned upright once for all.
+///
+/// ```swift
+/// try handler.perform([classify, barcodes] as [any ImageRequest])
+/// let labels = classify.results ?? [], codes = barcodes.results ?? []
+/// ```
+public protocol ImageRequest: Sendable {}
+
+extension ClassificationRequest: ImageRequest {}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Performs requests on a sequence of frames (Vision's `VNSequenceRequestHandler`),
+/// keeping state from one frame to the next: the registration's FFT plans and
+/// the last frames' spectra, so that in the usual loop, registering each frame
+/// against the one before, every frame is transformed once.
+///
+/// ```swift
+/// let sequence = SequenceRequestHandler()
+/// var previous: RGBImage?
+/// for frame in frames {
+///     defer { previous = frame }
+///     guard let previous else { continue }
+///     let registration = TranslationalImageRegistrationRequest(targetedImage: frame)
+///     try sequence.perform([registration], on: previous)
+///     print(registration.results?.first?.tx ?? 0)
+/// }
+/// ```
+///
+/// A handler is `Sendable`; frames performed from several tasks at once are
+/// registered one at a time.
+public final class SequenceRequestHandler: Sendable {
+    private let spectra = SpectrumCache()
+
+    public init() {}
+
+    /// Performs `requests` on a frame whose pixels are stored with `orientation`.
+    public func perform(_ requests: [any ImageRequest], on image: RGBImage, orientation: ImageOrientation = .up) throws {
+        try ImageRequestHandler(image: image, orientation: orientation).perform(requests, spectra: spectra)
+    }
+
+    /// Performs `requests` on a frame of raw pixels (a camera buffer).
+    public func perform(_ requests: [any ImageRequest], on pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up) throws {
+        try ImageRequestHandler(pixelBuffer: pixelBuffer, orientation: orientation).perform(requests, spectra: spectra)
+    }
+}
