@@ -1,7 +1,7 @@
 /// A backend's name, typed: `.kernels`, `.simd`, `.blas`, `.reference`, or a
 /// plugin's own (`BackendName("mine")`, or the string literal `"mine"`).
 ///
-/// It is the ``Backend/name`` string a backend registers under; the typed form
+/// It is the `Backend.name` string a backend registers under; the typed form
 /// catches typos of the built-in names at compile time:
 ///
 /// ```swift

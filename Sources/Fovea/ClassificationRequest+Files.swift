@@ -28,8 +28,14 @@ extension ClassificationRequest {
     /// }
     /// ```
     ///
-    /// - Parameter batchSize: images per inference (≥ 1). Several images run as
-    ///   one `N×C×H×W` batch when the model accepts it, else one at a time.
+    /// - Parameters:
+    ///   - paths: the image files (JPEG, PNG or PPM), classified in this order.
+    ///   - orientation: how every file's stored pixels are turned; `nil` reads
+    ///     each file's EXIF Orientation tag.
+    ///   - limits: the largest image accepted, checked from each file's header.
+    ///   - batchSize: images per inference (≥ 1). Several images run as one
+    ///     `N×C×H×W` batch when the model accepts it, else one at a time.
+    ///   - body: called with each classified image, in order.
     public func classify(contentsOf paths: [String], orientation: ImageOrientation? = nil,
                          limits: ImageDecodingLimits = .default, batchSize: Int = 1,
                          _ body: (ClassifiedImage) throws -> Void) throws {

@@ -10,7 +10,7 @@ import Foundation
 /// let observations = try ImageRequestHandler(contentsOf: "cat.jpg").perform(request)
 /// ```
 public struct ClassificationRequest: Sendable {
-    /// Called by ``ImageRequestHandler/perform(_:)-(ClassificationRequest)`` with
+    /// Called by the handler's `perform(_:)` with
     /// the observations or the error, on the thread that performs the request.
     public typealias CompletionHandler = @Sendable (ClassificationRequest, Result<[ClassificationObservation], any Error>) -> Void
 

@@ -38,15 +38,16 @@ public final class ImageRequestHandler: Sendable {
 
     /// Reads the image file at `path` (JPEG, PNG or PPM).
     ///
-    /// - Parameter orientation: how the stored pixels are turned; `nil` reads the
-    ///   EXIF Orientation tag (`.up` when there is none).
+    /// - Parameters:
+    ///   - path: the image file.
+    ///   - orientation: how the stored pixels are turned; `nil` reads the EXIF
+    ///     Orientation tag (`.up` when there is none).
+    ///   - limits: the largest image accepted (default 100 megapixels), checked
+    ///     from the file's header before decoding.
     /// - Throws: `.io` for a missing or unreadable file, `.invalidImage` for an
     ///   unsupported file or a damaged header (a JPEG's damaged pixel data is
-    ///   found when it is decoded, by ``perform(_:)-(ClassificationRequest)`` or
-    ///   ``image``); the message names the file.
-    ///
-    /// - Parameter limits: the largest image accepted (default 100 megapixels),
-    ///   checked from the file's header before decoding.
+    ///   found when it is decoded, by `perform(_:)` or ``image``); the message
+    ///   names the file.
     public convenience init(contentsOf path: String, orientation: ImageOrientation? = nil,
                             limits: ImageDecodingLimits = .default) throws {
         let data = try ImageDecoder.data(contentsOf: path)

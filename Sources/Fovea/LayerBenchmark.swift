@@ -5,7 +5,7 @@
 /// same operator and attributes, the same input, output and weight shapes are
 /// one layer (SqueezeNet's eight Fire modules share several). Each layer is
 /// run alone, as a one-node graph with its weights copied, on every given
-/// backend that ``Backend/supports(_:)`` it, planned for that backend only.
+/// backend that supports it (`Backend.supports(_:)`), planned for that backend only.
 /// Each result has the median time of the step, the algorithm the backend
 /// chose, GFLOP/s (two per multiply-add, Conv, Gemm and MatMul only) and that
 /// as a percentage of the machine's measured ``FMAPeak`` times the thread count.
@@ -187,7 +187,7 @@ public struct LayerBenchmark: Sendable {
     public let layers: [Layer]
 
     /// The distinct layers of `graph` with the value types of a plan
-    /// (``ExecutionPlan/valueTypes``, or ``Graph/inferTypes(inputShapes:)``).
+    /// (`ExecutionPlan.valueTypes`, or `Graph.inferTypes(inputShapes:)`).
     public init(graph: Graph, valueTypes: [String: TensorType]) {
         var layers: [Layer] = []
         for node in graph.nodes where !node.op.isView {
@@ -224,8 +224,10 @@ public struct LayerBenchmark: Sendable {
     /// The distinct layers of `model`'s graph (after its graph passes: with
     /// BatchNormalization folded and activations fused, as it runs).
     ///
-    /// - Parameter inputShapes: shapes for graph inputs; an input not listed
-    ///   takes its declared shape, with 1 for each symbolic dimension.
+    /// - Parameters:
+    ///   - model: the loaded model.
+    ///   - inputShapes: shapes for graph inputs; an input not listed takes its
+    ///     declared shape, with 1 for each symbolic dimension.
     /// - Throws: `FoveaError` if the shapes do not fit the graph.
     public init(model: Model, inputShapes: [String: [Int]] = [:]) throws {
         var shapes = inputShapes

@@ -22,7 +22,10 @@ public final class Model: Sendable {
     /// says, then the `metadata_props` entry `fovea`, then the sidecar file
     /// `<name>.fovea.json` next to the model if there is one (see ``ModelSidecar``).
     ///
-    /// - Parameter description: use this description instead (no sidecar is read).
+    /// - Parameters:
+    ///   - path: the model file.
+    ///   - configuration: backends, threads and limits.
+    ///   - description: use this description instead (no sidecar is read).
     /// - Throws: `FoveaError` if the file is missing, corrupt or uses an
     ///   operator Fovea does not run, the sidecar is invalid, or the
     ///   configuration names an unknown backend.

@@ -14,7 +14,7 @@ public struct ModelConfiguration: Sendable {
     public var optimizations: OptimizationOptions
     /// The most memory one run of the model may need (arena, weights, inputs),
     /// checked from the shapes before any plan allocates: by default half of
-    /// the machine's memory (see ``MemoryLimit``).
+    /// the machine's memory (see `MemoryLimit`).
     public var memoryLimit: MemoryLimit
 
     public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,

@@ -2,7 +2,7 @@ import Foundation
 import FoveaONNX
 import FoveaCoreML
 
-/// Reads a model file into a ``Graph``, choosing the format from the file.
+/// Reads a model file into a `Graph`, choosing the format from the file.
 public enum ModelFile {
     /// The formats Fovea reads.
     public enum Format: String, Sendable {
@@ -26,8 +26,10 @@ public enum ModelFile {
 
     /// Loads the graph in the model file at `path`.
     ///
-    /// - Parameter knownInputs: values for graph inputs that the model uses as
-    ///   constants (such as a Reshape's target shape); see ``ONNXLoader``.
+    /// - Parameters:
+    ///   - path: the model file (`.onnx` or `.mlmodel`).
+    ///   - knownInputs: values for graph inputs that the model uses as constants
+    ///     (such as a Reshape's target shape); see `ONNXLoader`.
     public static func loadGraph(contentsOf path: String, knownInputs: [String: Tensor] = [:]) throws -> Graph {
         switch try format(ofFileAt: path) {
         case .onnx:

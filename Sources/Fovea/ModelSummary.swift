@@ -112,7 +112,7 @@ public struct ModelSummary: Sendable, Codable, Equatable {
     }
 
     /// A human-readable report; text from the file (names, metadata) has its
-    /// control characters escaped (``SafeText``).
+    /// control characters escaped (`SafeText`).
     public var text: String {
         var lines: [String] = []
         func row(_ key: String, _ value: String) { lines.append(key.padding(toLength: 18, withPad: " ", startingAt: 0) + value) }

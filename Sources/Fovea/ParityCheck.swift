@@ -4,7 +4,7 @@
 /// The relative error of a node is its max absolute error divided by the
 /// largest magnitude of the reference output of that node, so values near
 /// zero do not inflate it. A backend passes if no node exceeds its bound: the
-/// loosest ``PreparedStep/tolerance`` among the step that ran it and every
+/// loosest `PreparedStep.tolerance` among the step that ran it and every
 /// step upstream of it, since error flows downstream (a node after a Winograd
 /// step inherits Winograd's bound, and a reference fallback after SIMD steps
 /// inherits theirs).

@@ -43,7 +43,7 @@ struct Register: ParsableCommand {
     func run() throws {
         let reference = try ImageRequestHandler(contentsOf: imageA, orientation: orientation.orientation, limits: pixels.limits)
         let targeted = try ImageRequestHandler(contentsOf: imageB, orientation: orientation.orientation, limits: pixels.limits)
-        var request = TranslationalImageRegistrationRequest(targetedImage: targeted)
+        var request = try TranslationalImageRegistrationRequest(targetedImage: targeted)
         request.analysisMaxSide = gridSize
         let alignment = try request.observation(reference: reference.image)
         if runs > 1 {
@@ -55,7 +55,7 @@ struct Register: ParsableCommand {
                 milliseconds.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             milliseconds.sort()
-            let image = reference.image
+            let image = try reference.image
             FileHandle.standardError.write(Data(String(format: "registration of a %d×%d pair: median %.3f ms, min %.3f ms over %d runs\n",
                                                        image.width, image.height, milliseconds[runs / 2], milliseconds[0], runs).utf8))
         }

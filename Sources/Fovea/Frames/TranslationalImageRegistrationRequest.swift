@@ -37,8 +37,11 @@ public struct TranslationalImageRegistrationRequest: ImageRequest {
     }
 
     /// The upright image of another handler (decoded and oriented by it).
-    public init(targetedImage handler: ImageRequestHandler, completionHandler: CompletionHandler? = nil) {
-        self.init(targetedImage: handler.image, completionHandler: completionHandler)
+    ///
+    /// - Throws: `.invalidImage` if the handler's pixel data is damaged (a JPEG's
+    ///   pixels are decoded on first use).
+    public init(targetedImage handler: ImageRequestHandler, completionHandler: CompletionHandler? = nil) throws {
+        self.init(targetedImage: try handler.image, completionHandler: completionHandler)
     }
 
     /// One observation after a successful perform, `nil` before and after a failed one.

@@ -36,7 +36,8 @@ final class BarcodeTests: XCTestCase {
             XCTAssertEqual(code.payloadStringValue, entry.payload, name)
             XCTAssertEqual(code.confidence, 1)
             // The expected box in Vision's coordinates.
-            let (w, h) = (Double(handler.image.width), Double(handler.image.height))
+            let image = try handler.image
+            let (w, h) = (Double(image.width), Double(image.height))
             let box = CGRect(x: Double(entry.box[0]) / w, y: 1 - Double(entry.box[1] + entry.box[3]) / h,
                              width: Double(entry.box[2]) / w, height: Double(entry.box[3]) / h)
             let found2 = code.boundingBox
