@@ -9,6 +9,12 @@ echo "== swift test"
 swift test 2>&1 | tee "$log/swift.txt"
 swift_status=${PIPESTATUS[0]}
 
+# The library's documentation (DocC catalog + symbols) with warnings as errors,
+# from the debug build swift test just made.
+echo "== documentation (scripts/docs.sh)"
+scripts/docs.sh 2>&1 | tail -30 | tee "$log/docs.txt"
+docs_status=${PIPESTATUS[0]}
+
 # The concurrency tests again under ThreadSanitizer (a separate build, only that class).
 # Built without OpenMP: LLVM's libomp is not instrumented, so TSan cannot see its
 # barriers and reports every hand-over between a parallel region and the caller
@@ -98,12 +104,12 @@ ca_line=$(grep -E "tests passed, [0-9]+ tests failed out of [0-9]+" "$log/ctest-
 ca_total=$(echo "$ca_line" | sed -E 's/.*out of ([0-9]+).*/\1/')
 ca_failed=$(echo "$ca_line" | sed -E 's/.*passed, ([0-9]+) tests failed.*/\1/')
 
-total=$(( ${xc_total:-0} + ${st_total:-0} + ${ts_total:-0} + ${rl_total:-0} + ${ct_total:-0} + ${ca_total:-0} + ${vc_total:-0} + ${tr_passed:-0} + ${tr_failed:-0} ))
-failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ts_failed:-0} + ${rl_failed:-0} + ${ct_failed:-0} + ${ca_failed:-0} + ${vc_failed:-0} + ${tr_failed:-0} ))
+total=$(( ${xc_total:-0} + ${st_total:-0} + ${ts_total:-0} + ${rl_total:-0} + ${ct_total:-0} + ${ca_total:-0} + ${vc_total:-0} + ${tr_passed:-0} + ${tr_failed:-0} + 1 ))
+failed=$(( ${xc_failed:-0} + ${st_failed:-0} + ${ts_failed:-0} + ${rl_failed:-0} + ${ct_failed:-0} + ${ca_failed:-0} + ${vc_failed:-0} + ${tr_failed:-0} + (docs_status != 0) ))
 # A build failure or a crash counts as a failure even if no line was printed.
-for s in $swift_status $tsan_status $release_status $cmake_status $ctest_status $ctest_asan_status $versioned_status $training_status; do
+for s in $swift_status $tsan_status $release_status $cmake_status $ctest_status $ctest_asan_status $versioned_status $training_status $docs_status; do
   [ "$s" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 done
 rm -rf "$log"
 echo "$(( total - failed )) passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$release_status" -eq 0 ] && [ "$training_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ] && [ "$ctest_asan_status" -eq 0 ] && [ "$versioned_status" -eq 0 ]
+[ "$failed" -eq 0 ] && [ "$swift_status" -eq 0 ] && [ "$tsan_status" -eq 0 ] && [ "$release_status" -eq 0 ] && [ "$training_status" -eq 0 ] && [ "$cmake_status" -eq 0 ] && [ "$ctest_status" -eq 0 ] && [ "$ctest_asan_status" -eq 0 ] && [ "$versioned_status" -eq 0 ] && [ "$docs_status" -eq 0 ]
