@@ -19,6 +19,8 @@ let package = Package(
     products: [
         .library(name: "Fovea", targets: ["Fovea"]),
         .executable(name: "fovea", targets: ["fovea"]),
+        // Dynamic batching for `fovea-serve` (Server/); no dependencies, not part of `Fovea`.
+        .library(name: "FoveaBatching", targets: ["FoveaBatching"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -97,6 +99,9 @@ let package = Package(
             dependencies: ["Fovea", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // Triton-style dynamic batching, used by the server package in Server/.
+        .target(name: "FoveaBatching"),
+
         // Shared by every backend's tests: the graph interpreter (oracle),
         // random graphs, memory plan checks, one-op checks against the reference.
         .target(name: "FoveaTestSupport", dependencies: ["FoveaCore"], path: "Tests/FoveaTestSupport"),
@@ -112,6 +117,7 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
+        .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaONNX", "FoveaTestSupport", "CMallocCounter"]),
     ]
 )
