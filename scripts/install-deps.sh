@@ -10,6 +10,7 @@ packages=(
   libomp-19-dev       # OpenMP for the kernels backend under Swift's clang 21 (Debian's libomp-dev is LLVM 14: too old)
   cmake ninja-build   # the standalone C kernel build and its ctest tests
   libonnx-testdata    # the ONNX backend conformance tests (/usr/share/libonnx-testdata)
+  chromium chromium-driver  # fovea-serve's page in a headless browser (scripts/serve-test.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
