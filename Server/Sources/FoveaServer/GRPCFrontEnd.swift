@@ -14,7 +14,9 @@ struct GRPCFrontEnd: Service {
         let transport = HTTP2ServerTransport.Posix(
             address: .ipv4(host: host, port: port),
             transportSecurity: .plaintext,
-            config: .defaults { $0.rpc.maxRequestPayloadSize = server.limits.maxRequestBytes })
+            // Twice the limit, so that a request over the limit by less than that gets a
+            // clean RESOURCE_EXHAUSTED from the service; beyond it the transport resets the stream.
+            config: .defaults { $0.rpc.maxRequestPayloadSize = server.limits.maxRequestBytes.multipliedReportingOverflow(by: 2).overflow ? .max : server.limits.maxRequestBytes * 2 })
         let grpc = GRPCServer(transport: transport, services: [GRPCInferenceService(server: server)])
         try await withGracefulShutdownHandler {
             try await withThrowingDiscardingTaskGroup { group in

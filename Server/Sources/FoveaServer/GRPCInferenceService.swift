@@ -43,8 +43,13 @@ struct GRPCInferenceService: Inference_GRPCInferenceService.SimpleServiceProtoco
     }
 
     func modelInfer(request: Inference_ModelInferRequest, context: ServerContext) async throws -> Inference_ModelInferResponse {
+        let decoded: InferenceRequest
         do {
-            let decoded = try Self.inferenceRequest(request)
+            decoded = try Self.inferenceRequest(request, limit: server.limits.maxRequestBytes)
+        } catch {
+            throw Self.rpcError(server.recordFailure(model: request.modelName, protocolName: "grpc", id: request.id, error))
+        }
+        do {
             let response = try await server.infer(model: request.modelName, version: request.modelVersion, request: decoded, protocolName: "grpc")
             return .with {
                 $0.modelName = response.modelName
@@ -61,7 +66,11 @@ struct GRPCInferenceService: Inference_GRPCInferenceService.SimpleServiceProtoco
     }
 
     /// The protocol request of a gRPC ModelInfer message.
-    static func inferenceRequest(_ message: Inference_ModelInferRequest) throws -> InferenceRequest {
+    static func inferenceRequest(_ message: Inference_ModelInferRequest, limit: Int) throws -> InferenceRequest {
+        let size = tensorBytes(message)
+        guard size <= limit else {
+            throw InferenceError(.tooLarge, "the request's tensors hold \(size) bytes; the limit is \(limit)")
+        }
         let raw = message.rawInputContents
         guard raw.isEmpty || raw.count == message.inputs.count else {
             throw InferenceError.invalid("raw_input_contents has \(raw.count) entries for \(message.inputs.count) inputs")
@@ -87,6 +96,16 @@ struct GRPCInferenceService: Inference_GRPCInferenceService.SimpleServiceProtoco
             return .init(name: output.name, classification: classification)
         }
         return InferenceRequest(id: message.id.isEmpty ? nil : message.id, inputs: inputs, outputs: outputs)
+    }
+
+    /// The bytes of tensor data a ModelInfer message carries, raw or typed.
+    static func tensorBytes(_ message: Inference_ModelInferRequest) -> Int {
+        message.rawInputContents.reduce(0) { $0 + $1.count } + message.inputs.reduce(0) { total, input in
+            let contents = input.contents
+            return total + 4 * (contents.fp32Contents.count + contents.intContents.count + contents.uintContents.count)
+                + 8 * (contents.int64Contents.count + contents.uint64Contents.count + contents.fp64Contents.count)
+                + contents.boolContents.count + contents.bytesContents.reduce(0) { $0 + $1.count }
+        }
     }
 
     private static func typedContents(_ contents: Inference_InferTensorContents, datatype: InferenceDatatype, name: String) throws -> InferenceTensor.Elements {

@@ -61,14 +61,20 @@ public final class InferenceServer: Sendable {
                                              "time": "\(ContinuousClock.now - start)"])
             return response
         } catch {
-            let failure = InferenceServer.protocolError(error)
-            // Unknown names are counted together: a client must not be able to create metric series.
-            let label = repository.models.contains { $0.name == name } ? name : "unknown"
-            metrics.countRequest(model: label, protocol: protocolName, outcome: .failure)
-            logger.info("infer failed", metadata: ["model": "\(name)", "protocol": "\(protocolName)", "id": "\(request.id ?? "")",
-                                                   "status": "\(failure.httpStatus)", "error": "\(failure.message)"])
-            throw failure
+            throw recordFailure(model: name, protocolName: protocolName, id: request.id, error)
         }
+    }
+
+    /// Counts and logs a failed inference request, also one that failed before
+    /// it could be decoded (too large, malformed), and returns its protocol error.
+    public func recordFailure(model name: String, protocolName: String, id: String? = nil, _ error: any Error) -> InferenceError {
+        let failure = InferenceServer.protocolError(error)
+        // Unknown names are counted together: a client must not be able to create metric series.
+        let label = repository.models.contains { $0.name == name } ? name : "unknown"
+        metrics.countRequest(model: label, protocol: protocolName, outcome: .failure)
+        logger.info("infer failed", metadata: ["model": "\(name)", "protocol": "\(protocolName)", "id": "\(id ?? "")",
+                                               "status": "\(failure.httpStatus)", "error": "\(failure.message)"])
+        return failure
     }
 
     /// Any error as the protocol error a client should see.

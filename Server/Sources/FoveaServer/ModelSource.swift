@@ -49,7 +49,7 @@ public struct ModelSource: Sendable, Equatable {
         for entry in entries.sorted() where !entry.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(entry)
             var isDirectory: ObjCBool = false
-            manager.fileExists(atPath: path, isDirectory: &isDirectory)
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if !isDirectory.boolValue {
                 if modelExtensions.contains((entry as NSString).pathExtension.lowercased()) {
                     found.append(ModelSource(name: (entry as NSString).deletingPathExtension, path: path))

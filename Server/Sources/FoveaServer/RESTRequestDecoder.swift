@@ -63,11 +63,11 @@ public enum RESTRequestDecoder {
         }
         switch datatype {
         case .fp32:
-            return .fp32(try values.map { guard let number = $0 as? NSNumber, !($0 is Bool) else { throw bad("numbers") }; return number.floatValue })
+            return .fp32(try values.map { guard let number = $0 as? NSNumber, !isJSONBool($0) else { throw bad("numbers") }; return number.floatValue })
         case .int64:
             return .int64(try values.map { guard let value = integer($0) else { throw bad("integers") }; return value })
         case .bool:
-            return .bool(try values.map { guard let value = $0 as? Bool else { throw bad("true or false") }; return value })
+            return .bool(try values.map { guard isJSONBool($0), let value = $0 as? Bool else { throw bad("true or false") }; return value })
         case .bytes:
             return .bytes(try values.map { guard let text = $0 as? String else { throw bad("strings") }; return Data(text.utf8) })
         default:
@@ -80,7 +80,7 @@ public enum RESTRequestDecoder {
         let parameters = object["parameters"] as? [String: Any] ?? [:]
         var classification: Int?
         if let k = parameters["classification"] {
-            guard let k = k as? Int, !(parameters["classification"] is Bool) else {
+            guard let k = k as? Int, !isJSONBool(k) else {
                 throw InferenceError.invalid("output '\(name)': \"classification\" must be an integer")
             }
             classification = k
@@ -105,11 +105,18 @@ public enum RESTRequestDecoder {
     /// A JSON number that is an integer, read exactly (not through a double,
     /// which would round integers above 2^53); `nil` for anything else.
     private static func integer(_ value: Any) -> Int64? {
-        guard !(value is Bool) else { return nil }
+        guard !isJSONBool(value) else { return nil }
         if let integer = value as? Int64 { return integer }
         if let integer = value as? Int { return Int64(integer) }
         if let number = value as? Double { return Int64(exactly: number) }
         return nil
+    }
+
+    /// Whether a JSONSerialization value is JSON's `true` or `false`. Not `is Bool`:
+    /// on Linux every NSNumber, 0 and 1 among them, casts to Bool.
+    private static func isJSONBool(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
     }
 
     static func elementCount(_ shape: [Int], name: String) throws -> Int {

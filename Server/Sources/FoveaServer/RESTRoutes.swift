@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -52,7 +53,22 @@ public enum RESTRoutes {
     }
 
     private static func infer(_ request: Request, context: BasicRequestContext, server: InferenceServer) async throws -> Response {
-        let limit = server.limits.maxRequestBytes
+        let decoded: InferenceRequest
+        do {
+            decoded = try await decode(request, limit: server.limits.maxRequestBytes)
+        } catch {
+            throw server.recordFailure(model: try name(context), protocolName: "rest", error)
+        }
+        let response = try await server.infer(model: try name(context), version: context.parameters.get("version"),
+                                              request: decoded, protocolName: "rest")
+        let (data, jsonLength) = try RESTResponseEncoder.encode(response)
+        var result = body(data, contentType: jsonLength == nil ? "application/json" : "application/octet-stream")
+        if let jsonLength { result.headers[headerLengthField] = String(jsonLength) }
+        return result
+    }
+
+    /// The request body, within the size limit, as a protocol request.
+    private static func decode(_ request: Request, limit: Int) async throws -> InferenceRequest {
         if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
             throw InferenceError(.tooLarge, "the request body has \(length) bytes; the limit is \(limit)")
         }
@@ -67,13 +83,7 @@ public enum RESTRoutes {
             guard let length = Int(value) else { throw InferenceError.invalid("Inference-Header-Content-Length '\(value)' is not a number") }
             headerLength = length
         }
-        let decoded = try RESTRequestDecoder.decode(Data(buffer.readableBytesView), headerLength: headerLength)
-        let response = try await server.infer(model: try name(context), version: context.parameters.get("version"),
-                                              request: decoded, protocolName: "rest")
-        let (data, jsonLength) = try RESTResponseEncoder.encode(response)
-        var result = body(data, contentType: jsonLength == nil ? "application/json" : "application/octet-stream")
-        if let jsonLength { result.headers[headerLengthField] = String(jsonLength) }
-        return result
+        return try RESTRequestDecoder.decode(Data(buffer.readableBytesView), headerLength: headerLength)
     }
 
     private static func name(_ context: BasicRequestContext) throws -> String {

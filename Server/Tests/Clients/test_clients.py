@@ -1,6 +1,7 @@
 """The Open Inference Protocol against a running fovea-serve, with the
-protocol's own Python clients (tritonclient HTTP and gRPC, and the kserve
-SDK's v2 REST client when it is installed). Run by scripts/serve-test.sh:
+protocol's own Python clients (tritonclient HTTP and gRPC; the kserve SDK's
+in test_kserve_clients.py: both register the protocol's .proto, so they cannot
+share a process). Run by scripts/serve-test.sh:
 
     python test_clients.py FOVEA_SERVE FOVEA
 
@@ -47,6 +48,11 @@ def fovea_classify(photo, top):
     output = subprocess.run([FOVEA, "classify", "--model", SQUEEZENET, "--labels", "imagenet", "--top", str(top),
                              "--json", photo], check=True, capture_output=True, text=True).stdout
     return json.loads(output)["results"][0]["observations"]
+
+
+def text(entry):
+    """A BYTES element as text: bytes from binary data and gRPC, str from JSON."""
+    return entry.decode() if isinstance(entry, bytes) else entry
 
 
 def same_bits(a, b):
@@ -168,7 +174,7 @@ def http_photo_as_bytes_and_classification(server):
         output = httpclient.InferRequestedOutput("logits", binary_data=binary, class_count=3)
         top = client.infer("squeezenet", [image], outputs=[output]).as_numpy("logits")
         assert top.shape == (1, 3), top.shape
-        parsed = [entry.decode().split(":", 2) for entry in top[0]]
+        parsed = [text(entry).split(":", 2) for entry in top[0]]
         assert parsed[0][1] == "387" and parsed[0][2].startswith("lesser panda"), parsed
         # Exactly `fovea classify`'s confidences and labels.
         assert [(float(score), label) for score, _, label in parsed] == \
@@ -183,8 +189,8 @@ def http_two_photos_in_one_request(server):
     image.set_data_from_numpy(np.array([PHOTO, cat], dtype=np.object_))
     top = client.infer("squeezenet", [image], outputs=[httpclient.InferRequestedOutput("logits", class_count=1)]).as_numpy("logits")
     assert top.shape == (2, 1)
-    assert top[0][0].decode().split(":")[1] == "387"
-    assert top[1][0].decode().split(":")[1] in {"281", "282", "285"}, top[1]  # tabby, tiger cat, Egyptian cat
+    assert text(top[0][0]).split(":")[1] == "387"
+    assert text(top[1][0]).split(":")[1] in {"281", "282", "285"}, top[1]  # tabby, tiger cat, Egyptian cat
 
 
 @test
@@ -224,12 +230,12 @@ def http_raw_protocol_bodies(server):
 @test
 def http_metrics_count_requests(server):
     with urllib.request.urlopen(f"http://{server.http}/metrics") as response:
-        text = response.read().decode()
-    assert 'fovea_requests_total{model="squeezenet",protocol="rest",outcome="success"}' in text, text[:2000]
-    assert 'fovea_requests_total{model="squeezenet",protocol="rest",outcome="failure"}' in text
+        exposition = response.read().decode()
+    assert 'fovea_requests_total{model="squeezenet",protocol="rest",outcome="success"}' in exposition, exposition[:2000]
+    assert 'fovea_requests_total{model="squeezenet",protocol="rest",outcome="failure"}' in exposition
     for name in ["fovea_queue_duration_seconds_bucket", "fovea_compute_duration_seconds_bucket",
                  "fovea_batch_size_bucket", "fovea_inflight_requests"]:
-        assert name in text, name
+        assert name in exposition, name
 
 
 @test
@@ -271,7 +277,7 @@ def grpc_photo_and_classification(server):
     image = grpcclient.InferInput("image", [1], "BYTES")
     image.set_data_from_numpy(np.array([PHOTO], dtype=np.object_))
     top = client.infer("squeezenet", [image], outputs=[grpcclient.InferRequestedOutput("logits", class_count=3)]).as_numpy("logits")
-    parsed = [entry.decode().split(":", 2) for entry in top.reshape(-1)]
+    parsed = [text(entry).split(":", 2) for entry in top.reshape(-1)]
     assert [(float(score), label) for score, _, label in parsed] == \
         [(observation["confidence"], observation["identifier"]) for observation in CLASSIFY_TOP3], parsed
 
@@ -280,42 +286,6 @@ def grpc_photo_and_classification(server):
 def grpc_errors(server):
     client = grpcclient.InferenceServerClient(server.grpc)
     check_common_errors(grpcclient, client, not_found="NOT_FOUND", invalid="INVALID_ARGUMENT", too_large="RESOURCE_EXHAUSTED")
-
-
-# ---- The kserve SDK's v2 clients, when installed (scripts/serve-test.sh --kserve)
-
-try:
-    import asyncio
-    from kserve import InferenceGRPCClient, InferenceRESTClient, InferInput, InferRequest, RESTConfig
-except ImportError:
-    InferenceRESTClient = None
-
-if InferenceRESTClient is not None:
-    @test
-    def kserve_rest_client(server):
-        async def run(binary):
-            client = InferenceRESTClient(config=RESTConfig(protocol="v2"))
-            base = f"http://{server.http}"
-            assert await client.is_server_ready(base)
-            tensor = InferInput("data", list(X.shape), "FP32")
-            tensor.set_data_from_numpy(X, binary_data=binary)
-            response = await client.infer(base, InferRequest(model_name="squeezenet", infer_inputs=[tensor]), model_name="squeezenet")
-            await client.close()
-            return response.outputs[0].as_numpy()
-        for binary in [False, True]:
-            logits = asyncio.run(run(binary))
-            assert same_bits(logits.astype(np.float32).reshape(1, 1000), REFERENCE), binary
-
-    @test
-    def kserve_grpc_client(server):
-        async def run():
-            client = InferenceGRPCClient(server.grpc)
-            tensor = InferInput("data", list(X.shape), "FP32")
-            tensor.set_data_from_numpy(X)
-            response = await client.infer(InferRequest(model_name="squeezenet", infer_inputs=[tensor]))
-            await client.close()
-            return response.outputs[0].as_numpy()
-        assert same_bits(asyncio.run(run()).astype(np.float32).reshape(1, 1000), REFERENCE)
 
 
 def main():

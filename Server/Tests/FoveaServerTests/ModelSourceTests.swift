@@ -19,7 +19,7 @@ final class ModelSourceTests: XCTestCase {
             try manager.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
         }
         for file in ["squeezenet.onnx", "notes.txt", "resnet/1/model.onnx", "resnet/2/model.onnx", "mobilenet/mobilenet.mlmodel", ".hidden/x.onnx"] {
-            manager.createFile(atPath: root + "/" + file, contents: Data())
+            XCTAssertTrue(manager.createFile(atPath: root + "/" + file, contents: Data()))
         }
         let found = try ModelSource.scan(directory: root)
         XCTAssertEqual(found, [ModelSource(name: "mobilenet", path: root + "/mobilenet/mobilenet.mlmodel"),

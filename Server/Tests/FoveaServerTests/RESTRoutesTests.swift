@@ -34,18 +34,23 @@ final class RESTRoutesTests: XCTestCase {
             } catch let error as HTTPResponseError {
                 response = try error.response(from: request, context: context)
             }
-            var collected = ByteBuffer()
-            var writer = CollectingWriter(buffer: collected)
-            try await response.body.write(&writer)
-            collected = writer.buffer
-            try check(Answer(status: response.status, body: collected))
+            let collected = CollectedBody()
+            let body = response.body
+            try await body.write(CollectingWriter(collected: collected))
+            try check(Answer(status: response.status, body: collected.buffer))
         }
+    }
+
+    /// A response body's bytes, written by ``CollectingWriter`` (the writer is consumed).
+    final class CollectedBody: @unchecked Sendable {
+        // @unchecked: written by one writer, read after it finished.
+        var buffer = ByteBuffer()
     }
 
     /// Gathers a response body.
     struct CollectingWriter: ResponseBodyWriter {
-        var buffer: ByteBuffer
-        mutating func write(_ buffer: ByteBuffer) async throws { self.buffer.writeImmutableBuffer(buffer) }
+        let collected: CollectedBody
+        mutating func write(_ buffer: ByteBuffer) async throws { collected.buffer.writeImmutableBuffer(buffer) }
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 
@@ -98,11 +103,12 @@ final class RESTRoutesTests: XCTestCase {
                 XCTAssertEqual(response.status, .contentTooLarge)
                 XCTAssertEqual(try self.error(response), "the request body has 5000 bytes; the limit is 1000")
             }
+            // Both the oversized and the malformed request count as failures.
             try await client.execute(uri: "/v2/models/squeezenet/infer", method: .post, body: ByteBuffer(string: "{}")) { response in
                 XCTAssertEqual(response.status, .badRequest)
             }
             let metrics = server.metrics.exposition()
-            XCTAssertTrue(metrics.contains(#"fovea_requests_total{model="squeezenet",protocol="rest",outcome="failure"} 1"#), metrics)
+            XCTAssertTrue(metrics.contains(#"fovea_requests_total{model="squeezenet",protocol="rest",outcome="failure"} 2"#), metrics)
         }
     }
 

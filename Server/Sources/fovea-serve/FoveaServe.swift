@@ -6,6 +6,7 @@ import Foundation
 import Logging
 
 /// `fovea-serve`: serves Fovea models over the Open Inference Protocol.
+@main
 struct FoveaServe: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fovea-serve",
@@ -115,4 +116,3 @@ struct FoveaServe: AsyncParsableCommand {
     }
 }
 
-await FoveaServe.main()
