@@ -3,7 +3,8 @@
 # protocol clients against a running server, all on loopback:
 #   1. swift test -c release in Server/ (builds fovea-serve too, in release; testable
 #      imports off, so that this build is also the one `swift build -c release` makes);
-#   2. Tests/Clients/test_clients.py: tritonclient HTTP + gRPC (+ the kserve SDK with --kserve);
+#   2. Tests/Clients/test_clients.py: tritonclient HTTP + gRPC (and, with --kserve,
+#      test_kserve_clients.py: the kserve SDK's v2 clients; a heavy install, not in CI);
 #      tensor results are compared bit for bit with `fovea run` (built in Server/ from the same library build);
 #   3. Tests/Clients/load_test.py: 16 clients, 2,000 requests, batching on and off;
 #   4. Tests/Clients/page_test.py: the page in headless Chromium (skipped with --no-browser),
@@ -59,9 +60,15 @@ if [ "$swift_status" -ne 0 ] && [ "${xc_failed:-0}" -eq 0 ]; then failed=$((fail
 serve=Server/.build/release/fovea-serve
 fovea=Server/.build/release/fovea
 if [ -x "$serve" ] && [ -x "$fovea" ]; then
-  echo "== protocol clients (tritonclient HTTP + gRPC$([ "$kserve" -eq 1 ] && echo ", kserve"))"
+  echo "== protocol clients (tritonclient HTTP + gRPC)"
   (cd Server/Tests/Clients && "../../../$venv/bin/python" test_clients.py "../../../$serve" "../../../$fovea") 2>&1 | tee "$out/clients.txt"
   count "$out/clients.txt"
+
+  if [ "$kserve" -eq 1 ]; then
+    echo "== the kserve SDK's v2 clients (REST and gRPC)"
+    (cd Server/Tests/Clients && "../../../$venv/bin/python" test_kserve_clients.py "../../../$serve" "../../../$fovea") 2>&1 | tee "$out/kserve.txt"
+    count "$out/kserve.txt"
+  fi
 
   echo "== load: 16 clients, 2000 requests, batching on and off"
   (cd Server/Tests/Clients && "../../../$venv/bin/python" load_test.py "../../../$serve") 2>&1 | tee "$out/load.txt"

@@ -2,8 +2,11 @@
 import os
 import socket
 import subprocess
+import tempfile
 import time
 import urllib.request
+
+import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 MODELS = os.path.abspath(os.path.join(ROOT, "..", "shared", "models"))
@@ -66,3 +69,17 @@ class Server:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def fovea_run(fovea, x):
+    """`fovea run` of SqueezeNet 1.1 on one input tensor: the reference output."""
+    with tempfile.TemporaryDirectory() as folder:
+        np.save(os.path.join(folder, "x.npy"), x)
+        subprocess.run([fovea, "run", "--model", SQUEEZENET, "--input", os.path.join(folder, "x.npy"),
+                        "--output", os.path.join(folder, "y.npy")], check=True)
+        return np.load(os.path.join(folder, "y.npy"))
+
+
+def same_bits(a, b):
+    """Equal float32 tensors, bit for bit."""
+    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))

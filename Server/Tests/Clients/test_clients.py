@@ -23,7 +23,8 @@ import tritonclient.grpc as grpcclient
 import tritonclient.http as httpclient
 from tritonclient.utils import InferenceServerException
 
-from serve_common import RED_PANDA, SQUEEZENET, Server
+import serve_common
+from serve_common import RED_PANDA, SQUEEZENET, Server, same_bits
 
 SERVE, FOVEA = sys.argv[1], sys.argv[2]
 MAX_REQUEST_BYTES = 8 << 20
@@ -36,12 +37,7 @@ def test(function):
 
 
 def fovea_run(x):
-    """`fovea run` on one input tensor: the reference output."""
-    with tempfile.TemporaryDirectory() as folder:
-        np.save(os.path.join(folder, "x.npy"), x)
-        subprocess.run([FOVEA, "run", "--model", SQUEEZENET, "--input", os.path.join(folder, "x.npy"),
-                        "--output", os.path.join(folder, "y.npy")], check=True)
-        return np.load(os.path.join(folder, "y.npy"))
+    return serve_common.fovea_run(FOVEA, x)
 
 
 def fovea_classify(photo, top):
@@ -53,10 +49,6 @@ def fovea_classify(photo, top):
 def text(entry):
     """A BYTES element as text: bytes from binary data and gRPC, str from JSON."""
     return entry.decode() if isinstance(entry, bytes) else entry
-
-
-def same_bits(a, b):
-    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a.view(np.uint32), b.view(np.uint32))
 
 
 def expect_error(call, status, fragment):

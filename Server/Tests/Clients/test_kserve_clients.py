@@ -6,35 +6,24 @@ default pool. Run by `scripts/serve-test.sh --kserve`:
     python test_kserve_clients.py FOVEA_SERVE FOVEA
 """
 import asyncio
-import os
-import subprocess
 import sys
-import tempfile
 import traceback
 
 import numpy as np
+import serve_common
 from kserve import InferenceGRPCClient, InferenceRESTClient, InferInput, InferRequest, RESTConfig
 
-from serve_common import SQUEEZENET, Server
+from serve_common import SQUEEZENET, Server, fovea_run
 
 SERVE, FOVEA = sys.argv[1], sys.argv[2]
 
 
-def fovea_run(x):
-    with tempfile.TemporaryDirectory() as folder:
-        np.save(os.path.join(folder, "x.npy"), x)
-        subprocess.run([FOVEA, "run", "--model", SQUEEZENET, "--input", os.path.join(folder, "x.npy"),
-                        "--output", os.path.join(folder, "y.npy")], check=True)
-        return np.load(os.path.join(folder, "y.npy"))
-
-
 X = np.random.default_rng(12).standard_normal((1, 3, 224, 224), dtype=np.float32)
-REFERENCE = fovea_run(X)
+REFERENCE = fovea_run(FOVEA, X)
 
 
 def same_bits(logits):
-    logits = np.asarray(logits, dtype=np.float32).reshape(REFERENCE.shape)
-    return np.array_equal(logits.view(np.uint32), REFERENCE.view(np.uint32))
+    return serve_common.same_bits(np.asarray(logits, dtype=np.float32).reshape(REFERENCE.shape), REFERENCE)
 
 
 async def rest(server, binary):
