@@ -14,6 +14,8 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import traceback
 import urllib.error
 import urllib.request
@@ -280,6 +282,28 @@ def grpc_errors(server):
     check_common_errors(grpcclient, client, not_found="NOT_FOUND", invalid="INVALID_ARGUMENT", too_large="RESOURCE_EXHAUSTED")
 
 
+def sigterm_finishes_in_flight_requests():
+    """Requests waiting in the batcher's queue (a 0.5 s delay) when SIGTERM
+    arrives are answered; then the server exits 0."""
+    with Server(SERVE, "--model", f"squeezenet={SQUEEZENET}", "--no-grpc", "--max-queue-delay-us", "500000") as server:
+        results = []
+
+        def request():
+            client = httpclient.InferenceServerClient(server.http)
+            results.append(client.infer("squeezenet", [tensor_input(httpclient, "data", X, "FP32")]).as_numpy("logits"))
+
+        threads = [threading.Thread(target=request) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.2)
+        server.process.terminate()
+        for thread in threads:
+            thread.join()
+        code = server.stop()
+    assert len(results) == 3 and all(same_bits(r, REFERENCE) for r in results), f"{len(results)} of 3 answered"
+    assert code == 0, f"exit code {code}"
+
+
 def main():
     passed = failed = 0
     with tempfile.TemporaryDirectory() as folder:
@@ -304,6 +328,14 @@ def main():
                 print(f"FAIL sigterm_exits_cleanly (exit code {code})")
         if failed:
             print(open(log).read()[-4000:])
+    try:
+        sigterm_finishes_in_flight_requests()
+        passed += 1
+        print("PASS sigterm_finishes_in_flight_requests")
+    except Exception:
+        failed += 1
+        print("FAIL sigterm_finishes_in_flight_requests")
+        traceback.print_exc()
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
