@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Fovea", targets: ["Fovea"]),
         .executable(name: "fovea", targets: ["fovea"]),
         .library(name: "FoveaTraining", targets: ["FoveaTraining"]),
+        // Dynamic batching for `fovea-serve` (Server/); no dependencies, not part of `Fovea`.
+        .library(name: "FoveaBatching", targets: ["FoveaBatching"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -123,6 +125,9 @@ let package = Package(
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing", "CLibFuzzer"]),
 
+        // Triton-style dynamic batching, used by the server package in Server/.
+        .target(name: "FoveaBatching"),
+
         // Shared by every backend's tests: the graph interpreter (oracle),
         // random graphs, memory plan checks, one-op checks against the reference.
         .target(name: "FoveaTestSupport", dependencies: ["FoveaCore"], path: "Tests/FoveaTestSupport"),
@@ -141,5 +146,6 @@ let package = Package(
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaImage"]),
+        .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
     ]
 )

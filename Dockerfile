@@ -1,0 +1,31 @@
+# fovea-serve in a container: the Open Inference Protocol on 8080 (REST, the
+# page, /metrics) and 8081 (gRPC). Not built here (no Docker engine on these
+# machines); see README "fovea serve" and deploy/ for KServe.
+#
+#   docker build -t fovea-serve .
+#   docker run -p 8080:8080 -p 8081:8081 -v $PWD/../shared/models:/mnt/models:ro fovea-serve \
+#     --model squeezenet=/mnt/models/squeezenet1.1.onnx
+
+# Build: the official Swift image plus the same Debian packages as CI (scripts/install-deps.sh).
+FROM swift:6.3-bookworm AS build
+WORKDIR /src
+COPY scripts/install-deps.sh scripts/
+RUN scripts/install-deps.sh
+COPY . .
+RUN swift build -c release --package-path Server --product fovea-serve --static-swift-stdlib \
+ && mkdir /out \
+ && cp Server/.build/release/fovea-serve /out/ \
+ && cp -r Server/.build/release/*.resources /out/
+
+# Run: the shared libraries the build linked (libjpeg-turbo, libpng, OpenBLAS, LLVM's OpenMP).
+FROM debian:bookworm-slim
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libturbojpeg0 libpng16-16 libopenblas0-pthread libomp5-19 ca-certificates \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --uid 1000 --no-create-home fovea
+COPY --from=build /out/ /usr/local/bin/
+USER 1000
+EXPOSE 8080 8081
+ENTRYPOINT ["/usr/local/bin/fovea-serve", "--host", "0.0.0.0", "--http-port", "8080", "--grpc-port", "8081"]
+CMD ["--model-dir", "/mnt/models"]
