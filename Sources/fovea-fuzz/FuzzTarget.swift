@@ -31,7 +31,7 @@ enum FuzzTarget {
         // SwiftPM links this as the program's entry point, so libFuzzer's own main
         // never runs: hand it the command line here.
         var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv, fuzzOneInput))
         #else
         let files = try fuzzEntry.runFiles(CommandLine.arguments.dropFirst())
