@@ -149,7 +149,8 @@ public final class ServedModel: Sendable {
         return try photos.enumerated().map { index, data in
             do {
                 let handler = try ImageRequestHandler(data: data, source: "\(input.name)[\(index)]", limits: imageLimits)
-                return [tensorName: try imageRequest.inputTensor(for: handler.image)]
+                // The handler's entry point, as `fovea classify`: a JPEG decoded at the reduced size the request needs.
+                return [tensorName: try handler.inputTensor(for: imageRequest)]
             } catch let error as FoveaError {
                 throw InferenceError.invalid("input '\(input.name)' element \(index): \(error.message)")
             }
