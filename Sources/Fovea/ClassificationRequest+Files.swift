@@ -61,7 +61,7 @@ extension ClassificationRequest {
     /// model takes it, else one by one.
     private func run(_ files: [PreparedFile]) -> [Result<[ClassificationObservation], any Error>] {
         let tensors = files.compactMap { try? $0.tensor.get() }
-        if tensors.count > 1, let batch = try? Tensor(batching: tensors), let batched = try? observations(forBatchTensor: batch) {
+        if tensors.count > 1, let batch = Tensor.stacked(tensors), let batched = try? observations(forBatchTensor: batch) {
             var next = batched.makeIterator()
             return files.map { file in file.tensor.map { _ in next.next() ?? [] } }
         }
@@ -90,22 +90,5 @@ private struct PreparedFile: Sendable {
             self.orientation = nil
             tensor = .failure(error)
         }
-    }
-}
-
-extension Tensor {
-    /// `[N, C, H, W]` from N tensors of shape `[1, C, H, W]`.
-    init(batching tensors: [Tensor]) throws {
-        guard let first = tensors.first, first.shape.first == 1,
-              tensors.allSatisfy({ $0.shape == first.shape }) else {
-            throw FoveaError(.shapeMismatch, "only tensors of one shape [1, …] can be batched")
-        }
-        var floats: [Float] = []
-        floats.reserveCapacity(first.shape.reduce(1, *) * tensors.count)
-        for tensor in tensors {
-            guard let values = tensor.floats else { throw FoveaError(.shapeMismatch, "only float tensors can be batched") }
-            floats += values
-        }
-        try self.init(shape: [tensors.count] + first.shape.dropFirst(), floats: floats)
     }
 }

@@ -214,7 +214,10 @@ public final class ImageRequestHandler: Sendable {
     public static func perform(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) throws -> [[ClassificationObservation]] {
         let batched = Result { () throws -> [[ClassificationObservation]]? in
             guard handlers.count > 1 else { return nil }
-            return try request.observations(forBatchTensor: Tensor(batching: handlers.map { try $0.inputTensor(for: request) }))
+            guard let batch = Tensor.stacked(try handlers.map { try $0.inputTensor(for: request) }) else {
+                throw FoveaError(.shapeMismatch, "only tensors of one shape [1, …] can be batched")
+            }
+            return try request.observations(forBatchTensor: batch)
         }
         guard case .success(let observations?) = batched else {
             let results = handlers.map { handler in

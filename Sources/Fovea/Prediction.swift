@@ -97,23 +97,11 @@ extension Model {
     /// The inputs stacked along a leading dimension of 1, or `nil` when they
     /// do not all have the same names, types and `1×…` shapes.
     static func stacked(_ batch: [[String: Tensor]]) -> [String: Tensor]? {
-        guard let first = batch.first else { return nil }
+        guard let first = batch.first, batch.allSatisfy({ $0.count == first.count }) else { return nil }
         var stacked: [String: Tensor] = [:]
-        for (name, tensor) in first {
-            guard tensor.rank >= 1, tensor.shape[0] == 1 else { return nil }
+        for name in first.keys {
             let parts = batch.compactMap { $0[name] }
-            guard parts.count == batch.count, batch.allSatisfy({ $0.count == first.count }),
-                  parts.allSatisfy({ $0.shape == tensor.shape }) else { return nil }
-            let storage: Tensor.Storage
-            switch tensor.storage {
-            case .float32:
-                storage = .float32(parts.flatMap { $0.floats ?? [] })
-            case .int64:
-                storage = .int64(parts.flatMap { $0.int64s ?? [] })
-            case .bool:
-                storage = .bool(parts.flatMap { $0.bools ?? [] })
-            }
-            guard let joined = try? Tensor(shape: [batch.count] + tensor.shape.dropFirst(), storage: storage) else { return nil }
+            guard parts.count == batch.count, let joined = Tensor.stacked(parts) else { return nil }
             stacked[name] = joined
         }
         return stacked
@@ -140,5 +128,27 @@ extension Model {
             }
         }
         return rows
+    }
+}
+
+extension Tensor {
+    /// `N×…` from N tensors of one type and one `1×…` shape, or `nil` when
+    /// they differ (or there are none).
+    static func stacked(_ parts: [Tensor]) -> Tensor? {
+        guard let first = parts.first, first.rank >= 1, first.shape[0] == 1,
+              parts.allSatisfy({ $0.shape == first.shape }) else { return nil }
+        let storage: Tensor.Storage
+        switch first.storage {
+        case .float32:
+            guard parts.allSatisfy({ $0.floats != nil }) else { return nil }
+            storage = .float32(parts.flatMap { $0.floats ?? [] })
+        case .int64:
+            guard parts.allSatisfy({ $0.int64s != nil }) else { return nil }
+            storage = .int64(parts.flatMap { $0.int64s ?? [] })
+        case .bool:
+            guard parts.allSatisfy({ $0.bools != nil }) else { return nil }
+            storage = .bool(parts.flatMap { $0.bools ?? [] })
+        }
+        return try? Tensor(shape: [parts.count] + first.shape.dropFirst(), storage: storage)
     }
 }

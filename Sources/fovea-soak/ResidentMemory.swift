@@ -22,20 +22,13 @@ struct ResidentMemory: CustomStringConvertible {
     }
 }
 
-/// The reading taken when half the classifications are done, by whichever task gets there.
-final class MiddleReading: @unchecked Sendable {
+/// A value shared by the soak's threads, behind a lock.
+final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: ResidentMemory?
+    private var value: Value
 
-    func take() { lock.withLock { value = ResidentMemory.now() } }
-    var reading: ResidentMemory? { lock.withLock { value } }
-}
+    init(_ value: Value) { self.value = value }
 
-/// The classifications that differed from the sequential run, from any thread.
-final class Mismatches: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [String] = []
-
-    func add(_ mismatch: String) { lock.withLock { list.append(mismatch) } }
-    var all: [String] { lock.withLock { list } }
+    func update(_ change: (inout Value) -> Void) { lock.withLock { change(&value) } }
+    var current: Value { lock.withLock { value } }
 }

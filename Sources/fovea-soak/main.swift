@@ -68,8 +68,9 @@ func soak(_ options: Options) throws -> Bool {
     print("start:  \(start)")
 
     let done = ManagedAtomic<Int>(0)
-    let middle = MiddleReading()
-    let mismatches = Mismatches()
+    // The reading taken when half the classifications are done, by whichever thread gets there.
+    let middle = Locked<ResidentMemory?>(nil)
+    let mismatches = Locked<[String]>([])
     let began = Date()
     // Threads from Dispatch, not Swift tasks: valgrind 3.19 crashes on the
     // concurrency runtime's threads, and the soak must also run under valgrind.
@@ -78,20 +79,20 @@ func soak(_ options: Options) throws -> Bool {
             let photo = index % photos.count
             do {
                 let observations = try ImageRequestHandler(contentsOf: photos[photo]).perform(request)
-                if observations != expected[photo] { mismatches.add("classification \(index) of \(photos[photo])") }
+                if observations != expected[photo] { mismatches.update { $0.append("classification \(index) of \(photos[photo])") } }
             } catch {
-                mismatches.add("classification \(index) of \(photos[photo]) failed: \(error)")
+                mismatches.update { $0.append("classification \(index) of \(photos[photo]) failed: \(error)") }
             }
-            if done.wrappingIncrementThenLoad(ordering: .relaxed) == options.total / 2 { middle.take() }
+            if done.wrappingIncrementThenLoad(ordering: .relaxed) == options.total / 2 { middle.update { $0 = ResidentMemory.now() } }
         }
     }
     let seconds = Date().timeIntervalSince(began)
-    if let reading = middle.reading { print("middle: \(reading)") }
+    if let reading = middle.current { print("middle: \(reading)") }
     print("end:    \(ResidentMemory.now())")
     print(String(format: "%d classifications in %.1f s (%.0f images/s), %d differ from the sequential run",
-                 options.total, seconds, Double(options.total) / seconds, mismatches.all.count))
-    for mismatch in mismatches.all.prefix(10) { print("  differs: \(mismatch)") }
-    return mismatches.all.isEmpty
+                 options.total, seconds, Double(options.total) / seconds, mismatches.current.count))
+    for mismatch in mismatches.current.prefix(10) { print("  differs: \(mismatch)") }
+    return mismatches.current.isEmpty
 }
 
 do {
