@@ -8,7 +8,8 @@
 # .build-fuzz/artifacts/TARGET/: minimize it (`-minimize_crash=1`), fix the bug, and
 # commit the input under Tests/FuzzRegressions/TARGET/, which FuzzRegressionTests
 # replays in every test run. Prints one line per target: executions, new
-# artifacts; exits non-zero if any target found one.
+# artifacts, as `ok: TARGET ...` or `FAIL: TARGET ...`; exits non-zero if any
+# target found one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
@@ -61,7 +62,8 @@ for target in "${targets[@]}"; do
   status=$?
   runs=$(grep -E "^stat::number_of_executed_units:" "$log" | awk '{print $2}')
   found=$(( $(ls "$out/artifacts/$target" | wc -l) - before ))
-  echo "$target: ${runs:-?} executions in ${seconds} s, $found new crash/hang/oom input(s), exit $status"
-  if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then failed=1; tail -40 "$log"; fi
+  verdict=ok
+  if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then verdict=FAIL; failed=1; tail -40 "$log"; fi
+  echo "$verdict: $target: ${runs:-?} executions in ${seconds} s, $found new crash/hang/oom input(s), exit $status"
 done
 exit $failed
