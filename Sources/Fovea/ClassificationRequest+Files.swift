@@ -15,7 +15,9 @@ extension ClassificationRequest {
     /// thread reads, decodes and prepares the next images (one thread, reduced
     /// JPEG decoding as ``ImageRequestHandler`` does) while the calling thread
     /// runs the model on the current ones. On a machine with spare cycles
-    /// beside inference, the picture work hides behind it.
+    /// beside inference, the picture work hides behind it. When preparing an
+    /// image takes as long as running it, inference runs on one thread fewer
+    /// than the model's, leaving a core to the background thread.
     ///
     /// `body` is called on the calling thread for each image, in order, as
     /// soon as it is classified; so is the ``completionHandler``. A bad image
@@ -46,10 +48,14 @@ extension ClassificationRequest {
             PreparedFile(path: paths[index], request: request, orientation: orientation, limits: limits)
         }
         defer { prefetcher.cancel() }
+        var split = PipelineThreadSplit(threads: model.configuration.effectiveThreads)
         var start = 0
         while start < paths.count {
             let files = (start..<min(paths.count, start + batchSize)).map(prefetcher.take)
-            for (file, result) in zip(files, run(files)) {
+            let clock = ContinuousClock(), began = clock.now
+            let results = run(files, threads: split.inferenceThreads)
+            split.record(preparationSeconds: files.map(\.preparationSeconds), inferenceSeconds: (clock.now - began).seconds)
+            for (file, result) in zip(files, results) {
                 completionHandler?(self, result)
                 try body(ClassifiedImage(path: file.path, orientation: file.orientation, result: result))
             }
@@ -59,15 +65,16 @@ extension ClassificationRequest {
 
     /// Runs the prepared files: as one batch when there are several and the
     /// model takes it, else one by one.
-    private func run(_ files: [PreparedFile]) -> [Result<[ClassificationObservation], any Error>] {
+    private func run(_ files: [PreparedFile], threads: Int) -> [Result<[ClassificationObservation], any Error>] {
         let tensors = files.compactMap { try? $0.tensor.get() }
-        if tensors.count > 1, let batch = Tensor.stacked(tensors), let batched = try? observations(forBatchTensor: batch) {
+        if tensors.count > 1, let batch = Tensor.stacked(tensors),
+           let batched = try? observations(forBatchTensor: batch, threads: threads) {
             var next = batched.makeIterator()
             return files.map { file in file.tensor.map { _ in next.next() ?? [] } }
         }
         return files.map { file in
             file.tensor.flatMap { tensor in
-                Result { try FoveaError.at(.init(file: file.path)) { try observations(forInputTensor: tensor) } }
+                Result { try FoveaError.at(.init(file: file.path)) { try observations(forInputTensor: tensor, threads: threads) } }
             }
         }
     }
@@ -78,9 +85,12 @@ private struct PreparedFile: Sendable {
     let path: String
     let orientation: ImageOrientation?
     let tensor: Result<Tensor, any Error>
+    /// How long reading, decoding and preparing took.
+    let preparationSeconds: Double
 
     init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits) {
         self.path = path
+        let clock = ContinuousClock(), began = clock.now
         do {
             let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits)
             self.orientation = handler.orientation
@@ -90,5 +100,6 @@ private struct PreparedFile: Sendable {
             self.orientation = nil
             tensor = .failure(error)
         }
+        preparationSeconds = (clock.now - began).seconds
     }
 }

@@ -123,9 +123,10 @@ public struct ClassificationRequest: Sendable {
 
     /// The observations of each image of an `N×C×H×W` input, run as one
     /// batch, or `nil` when the model cannot run it (a fixed batch size).
-    func observations(forBatchTensor tensor: Tensor) throws -> [[ClassificationObservation]]? {
+    /// `threads`: as in ``Model/predict(_:threads:)``.
+    func observations(forBatchTensor tensor: Tensor, threads: Int? = nil) throws -> [[ClassificationObservation]]? {
         let count = tensor.shape.first ?? 0
-        guard let outputs = try? model.predict([image.name: tensor]), let scores = outputs[scoresOutput],
+        guard let outputs = try? model.predict([image.name: tensor], threads: threads), let scores = outputs[scoresOutput],
               scores.shape.first == count, count > 0, let values = scores.floats else { return nil }
         let size = values.count / count
         return (0..<count).map { row in observations(forScores: Array(values[row * size ..< (row + 1) * size])) }
@@ -138,7 +139,12 @@ public struct ClassificationRequest: Sendable {
 
     /// Classifies an already normalized `1×C×H×W` tensor.
     public func observations(forInputTensor tensor: Tensor) throws -> [ClassificationObservation] {
-        let outputs = try model.predict([image.name: tensor])
+        try observations(forInputTensor: tensor, threads: nil)
+    }
+
+    /// ``observations(forInputTensor:)`` on `threads` threads, as in ``Model/predict(_:threads:)``.
+    func observations(forInputTensor tensor: Tensor, threads: Int?) throws -> [ClassificationObservation] {
+        let outputs = try model.predict([image.name: tensor], threads: threads)
         guard let scores = outputs[scoresOutput]?.floats else {
             throw FoveaError(.invalidModel, "output '\(scoresOutput)' is not a float tensor", location: .init(file: model.path.isEmpty ? nil : model.path))
         }

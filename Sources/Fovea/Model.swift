@@ -168,8 +168,17 @@ public final class Model: Sendable {
     /// returns every graph output by name. The input shapes select (or build)
     /// the execution plan, so any batch size the model allows works.
     public func predict(_ inputs: [String: Tensor]) throws -> [String: Tensor] {
+        try predict(inputs, threads: nil)
+    }
+
+    /// ``predict(_:)`` on `threads` threads (at most the configured ones), or on
+    /// the configured ones when `nil`: the pipelined classifier runs on fewer
+    /// while its decoding thread is busy.
+    func predict(_ inputs: [String: Tensor], threads: Int?) throws -> [String: Tensor] {
         let shapes = inputs.mapValues(\.shape)
-        return try plans.plan(for: shapes).run(inputs, context: configuration.runContext)
+        var context = configuration.runContext
+        if let threads, threads < context.threads { context = RunContext(threads: threads) }
+        return try plans.plan(for: shapes).run(inputs, context: context)
     }
 
     /// The execution plan for the given input shapes (the declared ones when empty).
