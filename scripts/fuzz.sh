@@ -3,6 +3,7 @@
 # (default 60): the ONNX loader (bytes -> graph -> plan), the Core ML loader,
 # image decoding with EXIF (JPEG, PNG, PPM), and tensor files (.npy, TensorProto).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      TARGET: onnx coreml image tensor
+# Targets run side by side, one per core (FOVEA_FUZZ_JOBS=N to change it).
 # Seeds come from ../shared/models and the ONNX conformance data; corpora grow in
 # .build-fuzz/corpus/TARGET. A crash, hang or out-of-memory input is written to
 # .build-fuzz/artifacts/TARGET/: minimize it (`-minimize_crash=1`), fix the bug, and
@@ -45,16 +46,18 @@ npy_seed() {
   mkdir -p "$out/corpus/tensor"
   { printf '\x93NUMPY\x01\x00\x36\x00'; printf '%-53s\n' "$header"; head -c 24 /dev/zero; } > "$out/corpus/tensor/seed.npy"
 }
-failed=0
-for target in "${targets[@]}"; do
+# fuzz TARGET: seeds, then libFuzzer for $seconds; prints the target's verdict line
+# and exits non-zero if it found anything.
+fuzz() {
+  local target=$1
   case $target in
     onnx) seed onnx "$models"/coreml/*.onnx Tests/FuzzRegressions/onnx/* $(find "$conformance/node" -name model.onnx 2>/dev/null | head -300) ;;
     coreml) seed coreml "$models"/coreml/*.mlmodel Tests/FuzzRegressions/coreml/* ;;
     image) seed image "$models"/photos/* Tests/FuzzRegressions/image/* ;;
     tensor) npy_seed; seed tensor Tests/FuzzRegressions/tensor/* $(find "$conformance/node" -name "*.pb" 2>/dev/null | head -300) ;;
-    *) echo "unknown target $target (onnx, coreml, image, tensor)"; exit 64 ;;
   esac
   mkdir -p "$out/artifacts/$target"
+  local before log status runs found verdict=ok
   before=$(ls "$out/artifacts/$target" | wc -l)
   log="$out/$target.log"
   FOVEA_FUZZ_TARGET=$target "$bin" "$out/corpus/$target" -max_total_time="$seconds" -timeout=10 \
@@ -62,8 +65,26 @@ for target in "${targets[@]}"; do
   status=$?
   runs=$(grep -E "^stat::number_of_executed_units:" "$log" | awk '{print $2}')
   found=$(( $(ls "$out/artifacts/$target" | wc -l) - before ))
-  verdict=ok
-  if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then verdict=FAIL; failed=1; tail -40 "$log"; fi
+  if [ "$status" -ne 0 ] || [ "$found" -gt 0 ]; then verdict=FAIL; tail -40 "$log"; fi
   echo "$verdict: $target: ${runs:-?} executions in ${seconds} s, $found new crash/hang/oom input(s), exit $status"
+  [ "$verdict" = ok ]
+}
+
+for target in "${targets[@]}"; do
+  case $target in
+    onnx|coreml|image|tensor) ;;
+    *) echo "unknown target $target (onnx, coreml, image, tensor)"; exit 64 ;;
+  esac
 done
+# Each libFuzzer process is one thread: run as many targets at once as there are
+# cores (FOVEA_FUZZ_JOBS to change it), so that 4 targets × 60 s take 2 minutes on 2 cores.
+jobs=${FOVEA_FUZZ_JOBS:-$(nproc)}
+pids=()
+for target in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  fuzz "$target" &
+  pids+=($!)
+done
+failed=0
+for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
 exit $failed

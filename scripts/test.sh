@@ -4,9 +4,9 @@
 # and times it. The script ends with a table of the steps and one line,
 # `N passed, M failed`, and exits non-zero if anything failed.
 #
-# Optional steps (README, "Tests", says what runs where and why):
+# Steps to choose (README, "Tests", says what runs where and why):
 #   FOVEA_TEST_SERVER=1   fovea-serve's tests (scripts/serve-test.sh), about 14 minutes more
-#   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (scripts/fuzz.sh)
+#   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (default 60; 0 skips)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp -d)
@@ -171,9 +171,12 @@ step "C kernels, ASan + UBSan" ctest_counts kernel_ctest_sanitized
 # and runs the README's Swift example, which must be the example's source, word for word.
 step "versioned dependency" ok_fail_counts scripts/versioned-consumer.sh
 
-# Every parser under libFuzzer + ASan for FOVEA_TEST_FUZZ seconds each.
-if [ -n "${FOVEA_TEST_FUZZ:-}" ]; then
-  step "fuzzing" ok_fail_counts scripts/fuzz.sh "$FOVEA_TEST_FUZZ"
+# Every parser under libFuzzer + ASan, 60 seconds each (FOVEA_TEST_FUZZ=SECONDS;
+# 0 skips it), the targets side by side, one per core. Any crash, hang or
+# out-of-memory input fails the step; its input is in .build-fuzz/artifacts.
+fuzz_seconds=${FOVEA_TEST_FUZZ:-60}
+if [ "$fuzz_seconds" != 0 ]; then
+  step "fuzzing" ok_fail_counts scripts/fuzz.sh "$fuzz_seconds"
 fi
 
 # fovea-serve (the Server/ package, its own build): Swift tests, then tritonclient,
