@@ -10,6 +10,7 @@
 public struct FoldBatchNormalization: GraphPass {
     public var name: String { "FoldBatchNormalization" }
 
+    /// Creates the pass.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

@@ -17,6 +17,7 @@
 public struct FuseConvAdd: GraphPass {
     public var name: String { "FuseConvAdd" }
 
+    /// Creates the pass.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {
