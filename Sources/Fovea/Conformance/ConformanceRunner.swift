@@ -9,20 +9,24 @@ public struct ConformanceRunner: Sendable {
 
     /// The ONNX suite's default tolerance: `|actual - expected| <= atol + rtol * |expected|`.
     public var relativeTolerance: Float = 1e-3
+    /// The suite's default absolute tolerance (`atol`).
     public var absoluteTolerance: Float = 1e-7
 
     /// The directory holding `node/`.
     public var dataDirectory: String
 
+    /// Creates a runner over the test data in `dataDirectory` (Debian's `libonnx-testdata` by default).
     public init(dataDirectory: String = ConformanceRunner.defaultDataDirectory) {
         self.dataDirectory = dataDirectory
     }
 
     /// The outcome of one test.
     public struct Outcome: Sendable {
+        /// The test's name, such as `test_conv_with_strides_padding`.
         public var name: String
         /// `nil` when the test passed; otherwise what failed.
         public var failure: String?
+        /// Whether the test passed.
         public var passed: Bool { failure == nil }
     }
 
