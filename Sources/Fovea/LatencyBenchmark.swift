@@ -1,4 +1,5 @@
 import Dispatch
+import FoveaCore
 
 /// Measures a model's end-to-end latency and where the time goes, node by
 /// node: what `fovea bench` reports (like ncnn's per-layer benchmark).

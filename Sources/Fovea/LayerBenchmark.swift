@@ -26,6 +26,7 @@
 ///
 /// View-only operators (Flatten, Reshape, Squeeze, Unsqueeze, Identity,
 /// Dropout) are left out: they run nothing. Inputs are seeded random values.
+import FoveaCore
 public struct LayerBenchmark: Sendable {
     /// One distinct layer: a representative node with its types and weights,
     /// and every node of the graph that is the same layer.

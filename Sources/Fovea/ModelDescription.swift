@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 
 /// Whether a classifier's scores are raw logits (Fovea applies softmax) or
 /// already probabilities.

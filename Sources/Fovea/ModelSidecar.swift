@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 
 /// The preprocessing and labels of a model that does not carry them (ONNX),
 /// read from a JSON file next to the model: `<name>.fovea.json` for

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 import FoveaCoreML
 
 /// What `fovea inspect` shows about a model: what Xcode's model view shows

@@ -8,6 +8,7 @@
 /// step upstream of it, since error flows downstream (a node after a Winograd
 /// step inherits Winograd's bound, and a reference fallback after SIMD steps
 /// inherits theirs).
+import FoveaCore
 public struct ParityCheck: Sendable {
     /// The comparison of one node.
     public struct NodeReport: Sendable, Codable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// A value of a network that can serve as the feature vector: its name, the op
 /// that produces it and its shape for one image. A spatial value

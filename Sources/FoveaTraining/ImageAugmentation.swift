@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// Create ML's augmentation options, each off by default. Every enabled option
 /// adds one altered copy of each training image; the copy then goes through

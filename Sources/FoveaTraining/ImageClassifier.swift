@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// An image classifier trained on labelled folders of photos, as Create ML's
 /// `MLImageClassifier` makes one: a frozen pretrained network turns each image

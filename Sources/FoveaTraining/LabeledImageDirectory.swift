@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// A directory of labelled images, one subfolder per class (Create ML's
 /// "labeled directories"): `Flowers/Agapanthus/1.jpg`, `Flowers/Rose/2.png`, ...
