@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// Microbenchmarks of a model's layers, one backend at a time: what
 /// `fovea bench --layers` reports.
 ///
@@ -26,7 +28,6 @@
 ///
 /// View-only operators (Flatten, Reshape, Squeeze, Unsqueeze, Identity,
 /// Dropout) are left out: they run nothing. Inputs are seeded random values.
-import FoveaCore
 public struct LayerBenchmark: Sendable {
     /// One distinct layer: a representative node with its types and weights,
     /// and every node of the graph that is the same layer.

@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// Runs one input through several backends, each forced in turn, and compares
 /// every node's output with the reference backend's: what `fovea parity` reports.
 ///
@@ -8,7 +10,6 @@
 /// step upstream of it, since error flows downstream (a node after a Winograd
 /// step inherits Winograd's bound, and a reference fallback after SIMD steps
 /// inherits theirs).
-import FoveaCore
 public struct ParityCheck: Sendable {
     /// The comparison of one node.
     public struct NodeReport: Sendable, Codable, Equatable {
@@ -18,7 +19,7 @@ public struct ParityCheck: Sendable {
         public var opType: String
         /// The backend that ran the node (the reference when the forced one could not).
         public var backend: String
-        /// The algorithm the step used (``PreparedStep/algorithm``).
+        /// The algorithm the step used (`PreparedStep.algorithm`).
         public var algorithm: String
         /// The node's bound (relative to the reference output's largest
         /// magnitude): the loosest step tolerance on any path into it.

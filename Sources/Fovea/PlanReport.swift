@@ -17,7 +17,7 @@ public struct PlanReport: Sendable, Codable, Equatable {
         public var memory: String
         /// Whether the node went to the reference backend because no requested backend runs it.
         public var isFallback: Bool
-        /// The step's relative error bound against the reference (``PreparedStep/tolerance``).
+        /// The step's relative error bound against the reference (`PreparedStep.tolerance`).
         public var tolerance: Float
     }
 
