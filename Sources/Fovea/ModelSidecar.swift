@@ -29,7 +29,7 @@ import FoveaCore
 /// output; `output_kind` is `logits` or `probabilities`. Any other key is an
 /// error (``knownKeys`` lists the accepted ones).
 public struct ModelSidecar: Sendable, Equatable, Decodable {
-    /// The graph input that takes the image (`input`); `nil` for the first input.
+    /// The graph input that takes the image (`input`); `nil` keeps the one Fovea inferred.
     public var input: String?
     /// The image size as `[width, height]` in pixels (`input_size`).
     public var inputSize: [Int]?
@@ -47,9 +47,9 @@ public struct ModelSidecar: Sendable, Equatable, Decodable {
     public var cropFraction: Double?
     /// A labels file path, `imagenet` for ``ClassLabels/imageNet1k``, or the labels themselves.
     public var labels: Labels?
-    /// The output holding the class scores (`output`); `nil` for the first output.
+    /// The output holding the class scores (`output`); `nil` keeps the one Fovea inferred.
     public var output: String?
-    /// `logits` or `probabilities` (`output_kind`): whether a softmax is still to be applied.
+    /// `logits` or `probabilities` (`output_kind`): whether a softmax is still to be applied; any other value is an error.
     public var outputKind: String?
     /// Where relative paths (the labels file) are resolved.
     public var baseDirectory: String = "."

@@ -50,7 +50,7 @@ public struct ParityCheck: Sendable {
 
     /// The model under test.
     public let model: Model
-    /// Threads per run; `nil` uses the model's configuration.
+    /// Threads per run; `nil` uses every active core.
     public let threads: Int?
 
     /// Creates a check of `model`'s backends on up to `threads` threads.

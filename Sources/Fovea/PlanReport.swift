@@ -51,9 +51,9 @@ public struct PlanReport: Sendable, Codable, Equatable {
     public var constantBytes: Int
     /// The thread count the workspaces are planned for.
     public var maxThreads: Int
-    /// Every intermediate value's place, in step order.
+    /// Every intermediate value's place in the arena.
     public var values: [Value]
-    /// The arena's blocks, by offset.
+    /// The arena's blocks: their offsets, sizes, lifetimes and contents.
     public var buffers: [MemoryPlan.Buffer]
 
     /// The report of `plan`.

@@ -7,7 +7,8 @@ public struct MatrixShape: Sendable, Equatable {
     public var rows: Int, columns: Int, inner: Int
     /// The operands' shapes as the node receives them (A, B, and C for a Gemm with one).
     public var inputShapes: [[Int]]
-    /// The output's shape (MatMul's broadcast batch axes, then `rows × columns`).
+    /// The output's shape: MatMul's broadcast batch axes, then `rows × columns`
+    /// (without the axis a 1-D operand does not have).
     public var outputShape: [Int]
     /// Element strides of A' and B' (`A'[i, p] = a[i * aRowStride + p * aColumnStride]`).
     public var aRowStride: Int, aColumnStride: Int, bRowStride: Int, bColumnStride: Int

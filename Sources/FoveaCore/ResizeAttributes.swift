@@ -34,7 +34,7 @@ public struct ResizeAttributes: Sendable, Equatable {
         case ceil
     }
 
-    /// The interpolation: nearest, linear or cubic.
+    /// The interpolation: nearest or linear.
     public var mode: Mode
     /// How an output coordinate maps back to an input coordinate (ONNX `coordinate_transformation_mode`).
     public var coordinates: CoordinateTransformation

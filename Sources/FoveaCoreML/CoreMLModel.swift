@@ -122,7 +122,7 @@ public enum CoreMLFeatureType: Sendable, Equatable, CustomStringConvertible {
 public enum CoreMLColorSpace: String, Sendable, Equatable {
     /// Red, green, blue.
     case rgb = "RGB"
-    /// Blue, green, red (models converted from Caffe).
+    /// Blue, green, red (common in models converted from Caffe).
     case bgr = "BGR"
     /// One luma channel.
     case grayscale = "Grayscale"

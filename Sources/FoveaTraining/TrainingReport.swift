@@ -18,7 +18,7 @@ public struct TrainingReport: Sendable {
     public var iterations = 0
     /// Whether L-BFGS converged before the iteration limit, and how it ended.
     public var converged = false
-    /// libLBFGS's reason for stopping, such as `converged` or `maximum iterations`.
+    /// Why L-BFGS stopped, such as `converged` or `maximum iterations` (``SoftmaxRegressionFit/status``).
     public var stopReason = ""
     /// The objective (mean cross-entropy plus the L2 term) at the end of the fit.
     public var finalLoss = 0.0

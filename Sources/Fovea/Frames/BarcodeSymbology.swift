@@ -10,7 +10,7 @@ public struct BarcodeSymbology: RawRepresentable, Hashable, Sendable, Codable, C
 
     /// QR Code.
     public static let qr = BarcodeSymbology(rawValue: "QR")
-    /// EAN-13 (13 digits; UPC-A is read as EAN-13 with a leading 0).
+    /// EAN-13 (13 digits).
     public static let ean13 = BarcodeSymbology(rawValue: "EAN13")
     /// EAN-8 (8 digits).
     public static let ean8 = BarcodeSymbology(rawValue: "EAN8")

@@ -123,9 +123,9 @@ public struct MemoryPlan: Sendable {
     public let scratchBytes: Int
     /// The plan's initializers in their own block (not in the arena; shared by all runs).
     public let constantBytes: Int
-    /// The arena's blocks, by offset.
+    /// The arena's blocks: their offsets, sizes, lifetimes and contents.
     public let buffers: [Buffer]
-    /// Every intermediate value's placement, in step order.
+    /// Every intermediate value's place in the arena.
     public let values: [ValueReport]
     /// Steps in run order, for reports.
     public let stepCount: Int
