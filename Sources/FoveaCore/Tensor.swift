@@ -5,11 +5,11 @@
 public struct Tensor: Sendable, Equatable {
     /// The elements, tagged with their type.
     public enum Storage: Sendable, Equatable {
-        /// 32-bit floats.
+        /// 32-bit floats, row-major.
         case float32([Float])
-        /// 64-bit integers.
+        /// 64-bit integers, row-major.
         case int64([Int64])
-        /// Booleans.
+        /// Booleans, row-major.
         case bool([Bool])
     }
 

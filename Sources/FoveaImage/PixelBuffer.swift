@@ -27,9 +27,9 @@ public enum PixelFormat: String, Sendable, Equatable, CaseIterable {
 /// library: `height` rows of `bytesPerRow` bytes, each row starting with
 /// `width` pixels of `format` (any bytes after them are padding).
 public struct PixelBuffer: Sendable, Equatable {
-    /// Pixels per row.
+    /// Pixels per row (padding bytes at the end of a row not counted).
     public var width: Int
-    /// Rows.
+    /// The number of rows, top to bottom.
     public var height: Int
     /// Bytes from the start of one row to the next: at least `width × format.bytesPerPixel`.
     public var bytesPerRow: Int
