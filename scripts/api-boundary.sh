@@ -7,10 +7,12 @@
 #    FoveaError, PixelBuffer, ImageOrientation, configuration, BackendRegistry,
 #    and the Backend protocol with the types its requirements mention;
 # 2. the same file fails to type-check on each internal type it names
-#    (Graph, ExecutionPlan, passes, the memory planner, ...), one
+#    (Graph, ExecutionPlan, passes, the memory planner, ..., and the
+#    conformance runner, which is `@_spi(FoveaTools)` in Fovea itself), one
 #    "cannot find type" error per name;
-# 3. with `import FoveaCore` too, the internal types are found (so 2 failed
-#    for the right reason, not because the modules could not be loaded).
+# 3. with `import FoveaCore`, `import FoveaImage` and
+#    `@_spi(FoveaTools) import Fovea`, they are found (so 2 failed for the
+#    right reason, not because the modules could not be loaded).
 #
 # Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
 set -uo pipefail
@@ -88,7 +90,8 @@ fi
 
 internal=(Graph ExecutionPlan GraphOptimizer GraphPass FoldBatchNormalization FuseConvActivation
           MemoryPlanner MemoryPlan ArenaPlanner ReferenceBackend ConvAttributes SpatialGeometry
-          SeededGenerator SafeText FileContents ImageEncoder EncodedImage EXIFOrientation)
+          SeededGenerator SafeText FileContents ImageEncoder EncodedImage EXIFOrientation
+          ConformanceRunner ConformanceManifest)
 {
   echo "import Fovea"
   for t in "${internal[@]}"; do echo "let _: $t.Type? = nil"; done
@@ -105,9 +108,9 @@ else
   failed=1
 fi
 
-{ echo "import FoveaCore"; echo "import FoveaImage"; tail -n +2 "$work/internal.swift"; } > "$work/explicit.swift"
+{ echo "@_spi(FoveaTools) import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; tail -n +2 "$work/internal.swift"; } > "$work/explicit.swift"
 if typecheck "$work/explicit.swift" > "$work/explicit.txt" 2>&1; then
-  echo "ok: with \`import FoveaCore\` and \`import FoveaImage\` the internal types are found"
+  echo "ok: with \`import FoveaCore\`, \`import FoveaImage\` and \`@_spi(FoveaTools) import Fovea\` they are found"
 else
   echo "FAIL: the internal types are not found even with \`import FoveaCore\`:"; head -20 "$work/explicit.txt"
   failed=1
