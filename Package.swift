@@ -105,11 +105,11 @@ let package = Package(
         // an L-BFGS logistic-regression head (libLBFGS, Debian: liblbfgs-dev), export.
         // The `Fovea` library product does not depend on it.
         .systemLibrary(name: "CLBFGS", providers: [.apt(["liblbfgs-dev"])]),
-        .target(name: "FoveaTraining", dependencies: ["Fovea", "FoveaONNX", "FoveaCoreML", "CLBFGS", "COpenBLAS"]),
+        .target(name: "FoveaTraining", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML", "CLBFGS", "COpenBLAS"]),
 
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and
@@ -121,7 +121,7 @@ let package = Package(
 
         // Fuzzing: what one input goes through per parser (FuzzEntry), and the
         // libFuzzer executable over it (scripts/fuzz.sh; README, "Limits").
-        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaONNX", "FoveaCoreML"]),
+        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML"]),
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing", "CLibFuzzer"]),
 
@@ -143,9 +143,12 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
-        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaImage"]),
+        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaCore", "FoveaImage"]),
         .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
+        // Depends on Fovea alone: compiles only if `import Fovea` exposes the user-facing
+        // API and the plugin types (the other side: scripts/api-boundary.sh).
+        .testTarget(name: "FoveaAPITests", dependencies: ["Fovea"]),
     ]
 )

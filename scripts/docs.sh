@@ -5,6 +5,10 @@
 # reference fails). Uses the debug build's modules, so after `swift build` or
 # `swift test` it only extracts symbols. Open the archive with
 # `docc preview Sources/Fovea/Fovea.docc --additional-symbol-graph-dir .build-docs/symbols`.
+#
+# Then, from the same symbol graphs, fails on any public declaration of the
+# library modules without a `///` comment (scripts/doc-coverage.py lists them),
+# and checks what `import Fovea` exposes (scripts/api-boundary.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build-docs
@@ -18,3 +22,7 @@ docc convert Sources/Fovea/Fovea.docc --additional-symbol-graph-dir "$out/symbol
   --fallback-display-name Fovea --fallback-bundle-identifier org.fovea.Fovea \
   --output-dir "$out/Fovea.doccarchive" --warnings-as-errors
 echo "ok: documentation built in $out/Fovea.doccarchive"
+status=0
+scripts/doc-coverage.py "$graphs" || status=1
+scripts/api-boundary.sh || status=1
+exit $status

@@ -1,3 +1,4 @@
+import FoveaCore
 import FoveaSIMD
 import FoveaBLAS
 import FoveaKernels

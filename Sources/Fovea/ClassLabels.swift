@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 
 /// Class names in class-index order, such as the 1000 ImageNet labels.
 ///

@@ -5,6 +5,7 @@ public struct ClassificationObservation: Sendable, Equatable, Codable {
     /// Probability in `0 ... 1`.
     public var confidence: Float
 
+    /// Creates an observation of class `identifier` with `confidence` in `0 ... 1`.
     public init(identifier: String, confidence: Float) {
         self.identifier = identifier
         self.confidence = confidence

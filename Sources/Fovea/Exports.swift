@@ -1,6 +1,49 @@
-// `import Fovea` gives users the graph, tensor and image types too.
-@_exported import FoveaCore
-@_exported import FoveaImage
+// What `import Fovea` brings besides the declarations of this module: the
+// user-facing types that live in the modules Fovea is built from, one by one.
+// Everything else in those modules (the graph IR `Graph`, passes, the memory
+// planner, `ExecutionPlan`, the reference backend, image encoders, ...) is
+// reachable only with an explicit `import FoveaCore` / `import FoveaImage`,
+// as the CLI, the tests and the training module do. Members of re-exported
+// types that mention such a type (`Model.graph`, `Model.plan()`) still work
+// through member access; naming the type needs the import.
+// scripts/api-boundary.sh checks both sides of this line.
+
+// Tensors, errors and the configuration types a `ModelConfiguration` and a
+// `ModelDescription` are made of.
+@_exported import struct FoveaCore.Tensor
+@_exported import enum FoveaCore.DataType
+@_exported import struct FoveaCore.TensorType
+@_exported import enum FoveaCore.TensorDimension
+@_exported import struct FoveaCore.ValueInfo
+@_exported import struct FoveaCore.ModelMetadata
+@_exported import struct FoveaCore.FoveaError
+@_exported import struct FoveaCore.MemoryLimit
+@_exported import struct FoveaCore.OptimizationOptions
+@_exported import struct FoveaCore.RunContext
+
+// For plugin authors: a `Backend` registered in a `BackendRegistry`, and every
+// type its requirements mention. A backend that builds or rewrites graphs, or
+// names the attribute structs of `Op`'s cases, imports FoveaCore as well.
+@_exported import protocol FoveaCore.Backend
+@_exported import protocol FoveaCore.PreparedStep
+@_exported import struct FoveaCore.NodeContext
+@_exported import struct FoveaCore.StepBuffers
+@_exported import struct FoveaCore.TensorView
+@_exported import struct FoveaCore.Node
+@_exported import enum FoveaCore.Op
+
+// Images: decoded pictures, raw pixel buffers, orientation, decoding limits,
+// and how pixels become a model's input.
+@_exported import struct FoveaImage.RGBImage
+@_exported import struct FoveaImage.PixelBuffer
+@_exported import enum FoveaImage.PixelFormat
+@_exported import enum FoveaImage.ImageOrientation
+@_exported import enum FoveaImage.ImageDecoder
+@_exported import struct FoveaImage.ImageDecodingLimits
+@_exported import struct FoveaImage.PixelNormalization
+@_exported import enum FoveaImage.ChannelOrder
+@_exported import struct FoveaImage.CropAndScaleGeometry
+
 // The kernels backend's algorithm choices (WinogradPolicy, ConvolutionAlgorithm).
 @_exported import enum FoveaKernels.WinogradPolicy
 @_exported import enum FoveaKernels.ConvolutionAlgorithm

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaImage
 
 /// Performs requests on one image (Vision's `VNImageRequestHandler`).
 ///

@@ -1,13 +1,18 @@
 import Dispatch
+import FoveaCore
 
 /// Measures a model's end-to-end latency and where the time goes, node by
 /// node: what `fovea bench` reports (like ncnn's per-layer benchmark).
 public struct LatencyBenchmark: Sendable {
     /// The time of one node, over the measured runs.
     public struct NodeProfile: Sendable, Codable, Equatable {
+        /// The node's name.
         public var node: String
+        /// The node's operator, such as `Conv`.
         public var opType: String
+        /// The backend that ran it.
         public var backend: String
+        /// The algorithm its step used.
         public var algorithm: String
         /// Median time of this node per run, in milliseconds.
         public var milliseconds: Double
@@ -25,13 +30,19 @@ public struct LatencyBenchmark: Sendable {
 
     /// A benchmark's numbers.
     public struct Result: Sendable, Codable, Equatable {
+        /// The median end-to-end time of one run, in milliseconds.
         public var medianMilliseconds: Double
+        /// The fastest run, in milliseconds.
         public var minMilliseconds: Double
+        /// The 90th percentile run time, in milliseconds.
         public var p90Milliseconds: Double
+        /// The number of measured runs (warm-up runs excluded).
         public var runs: Int
+        /// The threads each run used.
         public var threads: Int
         /// Multiply-adds of one run.
         public var multiplyAccumulates: Int
+        /// Every node's time, in plan order.
         public var nodes: [NodeProfile]
 
         enum CodingKeys: String, CodingKey {
@@ -43,8 +54,10 @@ public struct LatencyBenchmark: Sendable {
         }
     }
 
+    /// The model being measured.
     public let model: Model
 
+    /// Creates a benchmark of `model` with its configuration (backends, threads).
     public init(model: Model) {
         self.model = model
     }

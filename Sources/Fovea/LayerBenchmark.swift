@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// Microbenchmarks of a model's layers, one backend at a time: what
 /// `fovea bench --layers` reports.
 ///
@@ -75,6 +77,7 @@ public struct LayerBenchmark: Sendable {
 
     /// One backend's numbers for one layer.
     public struct BackendResult: Sendable, Codable, Equatable {
+        /// The backend's name.
         public var backend: String
         /// The algorithm the backend's step chose, such as `im2col+gemm 8x32`.
         public var algorithm: String
@@ -89,6 +92,7 @@ public struct LayerBenchmark: Sendable {
         /// ``gigabytesPerSecond`` as a percentage of the measured bandwidth on the run's threads.
         public var percentOfBandwidth: Double
 
+        /// Creates one backend's numbers (the benchmark does this; reports may too).
         public init(backend: String, algorithm: String, milliseconds: Double, gflops: Double, percentOfPeak: Double,
                     gigabytesPerSecond: Double = 0, percentOfBandwidth: Double = 0) {
             self.backend = backend
@@ -115,6 +119,7 @@ public struct LayerBenchmark: Sendable {
         public var index: Int
         /// ``Layer/summary``: the operator with its main attributes.
         public var op: String
+        /// The ONNX operator type, such as `Conv`.
         public var opType: String
         /// ``Layer/shapeDescription``: run-time input shapes → output shapes.
         public var shape: String
@@ -129,6 +134,7 @@ public struct LayerBenchmark: Sendable {
         /// In the order the backends were given; backends that cannot run the layer are absent.
         public var backends: [BackendResult]
 
+        /// Creates one layer's numbers (the benchmark does this; reports may too).
         public init(index: Int, op: String, opType: String, shape: String, count: Int, nodes: [String],
                     multiplyAccumulates: Int, bytes: Int = 0, backends: [BackendResult]) {
             self.index = index
@@ -151,16 +157,22 @@ public struct LayerBenchmark: Sendable {
 
     /// A run's numbers with the machine they were measured on.
     public struct Result: Sendable, Codable, Equatable {
+        /// The processor the numbers were measured on.
         public var cpu: CPUDescription
         /// The measured single-thread peak.
         public var peak: FMAPeak
         /// The measured memory bandwidth on ``threads`` threads.
         public var bandwidth: MemoryBandwidth
+        /// Threads each step ran with.
         public var threads: Int
+        /// Measured runs per layer and backend.
         public var runs: Int
+        /// Unmeasured runs before them.
         public var warmup: Int
+        /// Every distinct layer, in graph order.
         public var layers: [LayerResult]
 
+        /// Creates a result; a `nil` bandwidth records 0 GB/s.
         public init(cpu: CPUDescription, peak: FMAPeak, bandwidth: MemoryBandwidth? = nil, threads: Int, runs: Int,
                     warmup: Int, layers: [LayerResult]) {
             self.cpu = cpu

@@ -14,6 +14,7 @@ public struct FMAPeak: Sendable, Codable, Equatable {
     /// GFLOP/s of one thread (a multiply-add is 2 floating-point operations).
     public var gflopsPerCore: Double
 
+    /// Records a peak of `gflopsPerCore` GFLOP/s per thread measured with `isa` code.
     public init(isa: String, gflopsPerCore: Double) {
         self.isa = isa
         self.gflopsPerCore = gflopsPerCore
@@ -58,6 +59,7 @@ public struct CPUDescription: Sendable, Codable, Equatable, CustomStringConverti
     /// Logical processors the process may use.
     public var activeProcessors: Int
 
+    /// Describes a processor (``current`` reads this machine's).
     public init(modelName: String, family: Int?, model: Int?, activeProcessors: Int) {
         self.modelName = modelName
         self.family = family
@@ -113,6 +115,7 @@ public struct MemoryBandwidth: Sendable, Codable, Equatable {
     /// Bytes read plus bytes written per second, in GB/s (10⁹ bytes).
     public var gigabytesPerSecond: Double
 
+    /// Records `gigabytesPerSecond` GB/s measured with `threads` threads.
     public init(threads: Int, gigabytesPerSecond: Double) {
         self.threads = threads
         self.gigabytesPerSecond = gigabytesPerSecond

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 import FoveaCoreML
 
 /// A model loaded from a file, ready to run.

@@ -17,6 +17,7 @@ public struct ModelConfiguration: Sendable {
     /// the machine's memory (see `MemoryLimit`).
     public var memoryLimit: MemoryLimit
 
+    /// Creates a configuration; every argument defaults to the standard choice (see each property).
     public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
                 optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default) {
         self.backends = backends

@@ -1,9 +1,12 @@
 import Foundation
+import FoveaCore
 
 /// Whether a classifier's scores are raw logits (Fovea applies softmax) or
 /// already probabilities.
 public enum ClassifierOutputKind: String, Sendable, Equatable, Codable, CaseIterable {
+    /// Unnormalized scores: Fovea applies a softmax to get confidences.
     case logits
+    /// Probabilities already (the model ends in a softmax): used as they are.
     case probabilities
 }
 
@@ -13,6 +16,7 @@ public struct ImageInputDescription: Sendable, Equatable {
     public var name: String
     /// Input width and height in pixels.
     public var width: Int
+    /// Input height in pixels.
     public var height: Int
     /// Channel order (RGB, BGR or gray) and the per-channel mean/std or scale/bias.
     public var normalization: PixelNormalization
@@ -21,6 +25,7 @@ public struct ImageInputDescription: Sendable, Equatable {
     /// or `nil` for Vision's plain centre crop (fraction 1).
     public var cropFraction: Double?
 
+    /// Describes an image input named `name` of `width × height` pixels.
     public init(name: String, width: Int, height: Int, normalization: PixelNormalization, cropFraction: Double? = nil) {
         self.name = name
         self.width = width
@@ -62,6 +67,7 @@ public struct ModelDescription: Sendable, Equatable {
     /// `nil` for other models.
     public var classifierOutputNames: ClassifierOutputNames?
 
+    /// Creates a description from its parts; ``Model`` makes one from the model file and sidecar.
     public init(inputs: [ValueInfo], outputs: [ValueInfo], imageInput: ImageInputDescription? = nil,
                 classLabels: ClassLabels? = nil, scoresOutput: String? = nil,
                 outputKind: ClassifierOutputKind? = nil, metadata: ModelMetadata = ModelMetadata()) {
@@ -130,6 +136,7 @@ public struct ClassifierOutputNames: Sendable, Equatable {
     /// The most likely label (`classLabel`).
     public var label: String
 
+    /// Names a classifier's probability and label outputs.
     public init(probabilities: String, label: String) {
         self.probabilities = probabilities
         self.label = label

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 import FoveaONNX
 import FoveaCoreML
 
@@ -6,7 +7,9 @@ import FoveaCoreML
 public enum ModelFile {
     /// The formats Fovea reads.
     public enum Format: String, Sendable {
+        /// An ONNX model (`.onnx`): a protobuf `ModelProto`.
         case onnx = "ONNX"
+        /// A Core ML model (`.mlmodel`) with a NeuralNetwork or NeuralNetworkClassifier.
         case coreML = "Core ML"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 
 /// The preprocessing and labels of a model that does not carry them (ONNX),
 /// read from a JSON file next to the model: `<name>.fovea.json` for
@@ -28,17 +29,27 @@ import Foundation
 /// output; `output_kind` is `logits` or `probabilities`. Any other key is an
 /// error (``knownKeys`` lists the accepted ones).
 public struct ModelSidecar: Sendable, Equatable, Decodable {
+    /// The graph input that takes the image (`input`); `nil` keeps the one Fovea inferred.
     public var input: String?
+    /// The image size as `[width, height]` in pixels (`input_size`).
     public var inputSize: [Int]?
+    /// `rgb`, `bgr` or `gray` (`channel_order`).
     public var channelOrder: String?
+    /// Per-channel mean in the 0…1 pixel scale (`mean`), with ``std``.
     public var mean: [Float]?
+    /// Per-channel standard deviation in the 0…1 pixel scale (`std`), with ``mean``.
     public var std: [Float]?
+    /// Per-channel scale applied to 0…255 values (`scale`), as Core ML's image scaler; an alternative to ``mean``/``std``.
     public var scale: [Float]?
+    /// Per-channel bias added after ``scale`` (`bias`).
     public var bias: [Float]?
+    /// The central fraction of the scaled image a center crop keeps, 0 < f ≤ 1 (`crop_fraction`; 0.875 for ImageNet's 224 of 256).
     public var cropFraction: Double?
     /// A labels file path, `imagenet` for ``ClassLabels/imageNet1k``, or the labels themselves.
     public var labels: Labels?
+    /// The output holding the class scores (`output`); `nil` keeps the one Fovea inferred.
     public var output: String?
+    /// `logits` or `probabilities` (`output_kind`): whether a softmax is still to be applied; any other value is an error.
     public var outputKind: String?
     /// Where relative paths (the labels file) are resolved.
     public var baseDirectory: String = "."

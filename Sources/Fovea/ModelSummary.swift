@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 import FoveaCoreML
 
 /// What `fovea inspect` shows about a model: what Xcode's model view shows
@@ -7,31 +8,49 @@ import FoveaCoreML
 public struct ModelSummary: Sendable, Codable, Equatable {
     /// A graph input or output.
     public struct Value: Sendable, Codable, Equatable {
+        /// The value's name.
         public var name: String
+        /// The element type, such as `float32`; empty for a Core ML feature (see ``featureType``).
         public var dataType: String
         /// Declared dimensions, `N` style names for symbolic ones.
         public var shape: [String]
         /// The feature type as Xcode shows it, for Core ML models: `Image (Color 224×224)`.
         public var featureType: String? = nil
+        /// The value's description, for Core ML models that give one.
         public var description: String? = nil
     }
 
+    /// The model file's path.
     public var file: String
+    /// The file's size in bytes.
     public var fileSizeBytes: Int
+    /// `ONNX` or `Core ML`.
     public var format: String
+    /// The tool that wrote the file and its version, such as `pytorch 2.1`.
     public var producer: String
+    /// The ONNX IR version (0 for Core ML).
     public var irVersion: Int64
+    /// The default domain's opset (0 for Core ML).
     public var opset: Int
+    /// The model's domain (ONNX `domain`); may be empty.
     public var domain: String
+    /// The model's own version number (ONNX `model_version`).
     public var modelVersion: Int64
+    /// The model's free-form description (ONNX `doc_string`, Core ML `shortDescription`).
     public var description: String
+    /// Free-form key/value pairs (ONNX `metadata_props`, Core ML `userDefined`).
     public var metadata: [String: String]
+    /// The graph inputs, in declaration order.
     public var inputs: [Value]
+    /// The graph outputs, in declaration order.
     public var outputs: [Value]
+    /// The number of nodes, before graph passes.
     public var nodeCount: Int
     /// Operator type → number of nodes.
     public var operators: [String: Int]
+    /// Scalar parameters in float initializers (weights and biases).
     public var parameterCount: Int
+    /// Bytes of those parameters.
     public var parameterBytes: Int
     /// Multiply-accumulates of one run at batch 1 (nil when the shapes cannot be inferred).
     public var multiplyAccumulates: Int?
@@ -39,10 +58,15 @@ public struct ModelSummary: Sendable, Codable, Equatable {
     // What Core ML models add (nil for ONNX).
     /// "Neural Network Classifier" or "Neural Network".
     public var modelType: String?
+    /// Core ML `specificationVersion` (1 to 4).
     public var specificationVersion: Int?
+    /// The author the Core ML model declares.
     public var author: String?
+    /// The license the Core ML model declares.
     public var license: String?
+    /// The version string the Core ML model declares.
     public var version: String?
+    /// The number of class labels of a Core ML classifier.
     public var classCount: Int?
     /// Core ML layer type → number of layers.
     public var layers: [String: Int]?

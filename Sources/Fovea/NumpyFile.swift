@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 
 /// Reads and writes NumPy `.npy` files (format versions 1–3, C order,
 /// little-endian `float32`, `int64` and `bool`): how scripts hand tensors to

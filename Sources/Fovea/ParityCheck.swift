@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// Runs one input through several backends, each forced in turn, and compares
 /// every node's output with the reference backend's: what `fovea parity` reports.
 ///
@@ -11,34 +13,47 @@
 public struct ParityCheck: Sendable {
     /// The comparison of one node.
     public struct NodeReport: Sendable, Codable, Equatable {
+        /// The node's name.
         public var node: String
+        /// The node's operator (`Conv`, `Relu`, ...).
         public var opType: String
         /// The backend that ran the node (the reference when the forced one could not).
         public var backend: String
+        /// The algorithm the step used (`PreparedStep.algorithm`).
         public var algorithm: String
         /// The node's bound (relative to the reference output's largest
         /// magnitude): the loosest step tolerance on any path into it.
         public var tolerance: Float
+        /// The largest absolute difference from the reference output.
         public var maxAbsoluteError: Float
+        /// ``maxAbsoluteError`` divided by the reference output's largest magnitude: what ``tolerance`` bounds.
         public var maxRelativeError: Float
     }
 
     /// The comparison of one backend.
     public struct BackendReport: Sendable, Codable, Equatable {
+        /// The backend that was forced.
         public var backend: String
         /// The loosest step tolerance of the plan.
         public var tolerance: Float
         /// Nodes that ran on the reference backend because this one cannot run them.
         public var fallbacks: [String]
+        /// Every node's comparison, in plan order.
         public var nodes: [NodeReport]
+        /// The largest absolute error over all nodes.
         public var maxAbsoluteError: Float
+        /// The largest relative error over all nodes.
         public var maxRelativeError: Float
+        /// Whether every node stayed within its tolerance.
         public var passed: Bool
     }
 
+    /// The model under test.
     public let model: Model
+    /// Threads per run; `nil` uses every active core.
     public let threads: Int?
 
+    /// Creates a check of `model`'s backends on up to `threads` threads.
     public init(model: Model, threads: Int? = nil) {
         self.model = model
         self.threads = threads

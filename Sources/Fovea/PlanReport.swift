@@ -5,26 +5,39 @@ import FoveaCore
 public struct PlanReport: Sendable, Codable, Equatable {
     /// One step in run order.
     public struct Step: Sendable, Codable, Equatable {
+        /// The node's name.
         public var node: String
+        /// The node's operator, such as `Conv`.
         public var opType: String
+        /// The backend that runs it.
         public var backend: String
+        /// The algorithm its step uses.
         public var algorithm: String
         /// `run`, `view`, `elided concat`, or `elided concat (copies k)`.
         public var memory: String
+        /// Whether the node went to the reference backend because no requested backend runs it.
         public var isFallback: Bool
+        /// The step's relative error bound against the reference (`PreparedStep.tolerance`).
         public var tolerance: Float
     }
 
     /// One value's bytes in the arena.
     public struct Value: Sendable, Codable, Equatable {
+        /// The value's name.
         public var name: String
+        /// Byte offset in the arena.
         public var offset: Int
+        /// Size in bytes.
         public var bytes: Int
+        /// The step that writes it.
         public var firstStep: Int
+        /// The last step that reads it (the step count for a graph output).
         public var lastStep: Int
+        /// `own`, `view of X`, `in place of X` or `slice of X`.
         public var placement: String
     }
 
+    /// Every step, in run order.
     public var steps: [Step]
     /// The planned peak: the arena one run needs.
     public var arenaBytes: Int
@@ -38,9 +51,12 @@ public struct PlanReport: Sendable, Codable, Equatable {
     public var constantBytes: Int
     /// The thread count the workspaces are planned for.
     public var maxThreads: Int
+    /// Every intermediate value's place in the arena.
     public var values: [Value]
+    /// The arena's blocks: their offsets, sizes, lifetimes and contents.
     public var buffers: [MemoryPlan.Buffer]
 
+    /// The report of `plan`.
     public init(_ plan: ExecutionPlan) {
         let memory = plan.memory
         steps = plan.assignments.enumerated().map { index, a in

@@ -12,9 +12,11 @@ import COpenBLAS
 /// setting), and first sends Fovea's spinning workers to sleep so the two pools
 /// do not fight over the cores.
 public struct BLASBackend: Backend {
+    /// `"blas"`: the name this backend goes by in configurations and plans.
     public static let name = "blas"
     public var name: String { Self.name }
 
+    /// Creates the BLAS backend; OpenBLAS's thread count is set per run from the ``RunContext``.
     public init() {}
 
     public func supports(_ node: NodeContext) -> Bool {

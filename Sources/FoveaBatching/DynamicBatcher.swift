@@ -25,6 +25,7 @@ public final class DynamicBatcher<Input: Sendable, Output: Sendable>: @unchecked
         /// An input still queued this long after it arrived fails with `.timeout`; `nil`: no limit.
         public var timeout: Duration?
 
+        /// Creates a configuration; `maxBatchSize` below 1 counts as 1.
         public init(maxBatchSize: Int = 8, maxQueueDelay: Duration = .milliseconds(2), timeout: Duration? = nil) {
             self.maxBatchSize = max(1, maxBatchSize)
             self.maxQueueDelay = maxQueueDelay
@@ -34,9 +35,11 @@ public final class DynamicBatcher<Input: Sendable, Output: Sendable>: @unchecked
 
     /// What one run looked like, for metrics.
     public struct BatchReport: Sendable {
+        /// How many inputs ran together.
         public var size: Int
         /// Each input's time in the queue, from submit to the start of its run.
         public var queueTimes: [Duration]
+        /// How long `run` took for the whole batch.
         public var computeTime: Duration
     }
 
@@ -46,6 +49,7 @@ public final class DynamicBatcher<Input: Sendable, Output: Sendable>: @unchecked
         let continuation: CheckedContinuation<Output, any Error>
     }
 
+    /// The batch size, queue delay and timeout this batcher was created with.
     public let configuration: Configuration
     private let compatible: @Sendable (Input, Input) -> Bool
     private let run: @Sendable ([Input]) throws -> [Output]

@@ -3,8 +3,11 @@
 /// Arithmetic runs on `float32`. `int64` carries shapes, axes and indices
 /// (ONNX's `Shape` output, `Reshape`'s shape); `bool` carries masks.
 public enum DataType: String, Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// 32-bit IEEE 754 floating point: every arithmetic value.
     case float32
+    /// 64-bit signed integers: shapes, axes, indices.
     case int64
+    /// Booleans, one byte each: masks and comparison results.
     case bool
 
     /// Bytes per element.

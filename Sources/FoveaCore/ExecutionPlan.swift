@@ -37,9 +37,13 @@ public final class ExecutionPlan: Sendable {
 
     /// Where one node runs.
     public struct Assignment: Sendable, Equatable, Codable {
+        /// The node's name in the graph.
         public var node: String
+        /// The node's operator, ONNX-style (`Conv`, `Relu`, ...).
         public var opType: String
+        /// The name of the backend that runs the node (`simd`, `kernels`, ...).
         public var backend: String
+        /// The algorithm the backend chose (``PreparedStep/algorithm``).
         public var algorithm: String
         /// The node went to the reference backend because none of the
         /// requested backends can run it.

@@ -38,11 +38,16 @@ public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible, L
     /// Where the error happened. Every field is optional; the loader and the
     /// executor fill in what they know as the error travels up.
     public struct Location: Sendable, Equatable {
+        /// The model or image file being read, if known.
         public var file: String?
+        /// The name of the graph node that failed, if any.
         public var node: String?
+        /// The failing node's operator (`Conv`, `Resize`, ...), if any.
         public var opType: String?
+        /// The opset of the failing node's operator domain, if known.
         public var opset: Int?
 
+        /// Creates a location with whatever is known.
         public init(file: String? = nil, node: String? = nil, opType: String? = nil, opset: Int? = nil) {
             self.file = file
             self.node = node
@@ -51,10 +56,14 @@ public struct FoveaError: Error, Sendable, Equatable, CustomStringConvertible, L
         }
     }
 
+    /// The category of the failure: what a caller can switch on.
     public var kind: Kind
+    /// What went wrong, in one line for a person to read.
     public var message: String
+    /// Where it went wrong: file, node, operator.
     public var location: Location
 
+    /// Creates an error of `kind` with a one-line `message`.
     public init(_ kind: Kind, _ message: String, location: Location = Location()) {
         self.kind = kind
         self.message = message

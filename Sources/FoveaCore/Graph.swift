@@ -1,7 +1,9 @@
 /// One dimension of a declared tensor type: a number, or a name such as `N` for
 /// a batch size chosen when the model is run.
 public enum TensorDimension: Sendable, Hashable, CustomStringConvertible {
+    /// A dimension of this fixed size.
     case known(Int)
+    /// A dimension fixed only when the model is run, by name (`N`, `batch`); `""` when unnamed.
     case symbolic(String)
 
     public var description: String {
@@ -14,11 +16,14 @@ public enum TensorDimension: Sendable, Hashable, CustomStringConvertible {
 
 /// A named value's declared type: a graph input or output.
 public struct ValueInfo: Sendable, Equatable {
+    /// The value's name, unique in the graph.
     public var name: String
+    /// The element type.
     public var dataType: DataType
     /// `nil` when the model does not declare a shape.
     public var dimensions: [TensorDimension]?
 
+    /// Declares a value; pass `nil` dimensions when the shape is unknown.
     public init(name: String, dataType: DataType, dimensions: [TensorDimension]?) {
         self.name = name
         self.dataType = dataType
@@ -45,9 +50,12 @@ public struct ValueInfo: Sendable, Equatable {
 
 /// A concrete tensor type: what shape inference assigns to every value.
 public struct TensorType: Sendable, Equatable, CustomStringConvertible {
+    /// The element type.
     public var dataType: DataType
+    /// The extent of each axis; `[]` for a scalar.
     public var shape: [Int]
 
+    /// Creates a tensor type of `dataType` elements in `shape`.
     public init(_ dataType: DataType, _ shape: [Int]) {
         self.dataType = dataType
         self.shape = shape
@@ -60,11 +68,14 @@ public struct TensorType: Sendable, Equatable, CustomStringConvertible {
 public struct Node: Sendable, Equatable {
     /// Unique within the graph (loaders name unnamed nodes `OpType_index`).
     public var name: String
+    /// The operation with its attributes, in canonical form whatever the model's opset.
     public var op: Op
     /// Value names in the operator's input order; `""` is an absent optional input.
     public var inputs: [String]
+    /// The names of the values this node produces, in the operator's output order.
     public var outputs: [String]
 
+    /// Creates a node that runs `op` over the values named `inputs` into `outputs`.
     public init(name: String, op: Op, inputs: [String], outputs: [String]) {
         self.name = name
         self.op = op
@@ -82,10 +93,15 @@ public struct Node: Sendable, Equatable {
 public struct ModelMetadata: Sendable, Equatable {
     /// The format the graph was loaded from, such as `ONNX`.
     public var format: String = ""
+    /// The tool that wrote the model file (ONNX `producer_name`, such as `pytorch`).
     public var producerName: String = ""
+    /// The version of that tool (ONNX `producer_version`).
     public var producerVersion: String = ""
+    /// The model's namespace, reverse-DNS style (ONNX `domain`).
     public var domain: String = ""
+    /// The model's own version number (ONNX `model_version`; 0 when absent).
     public var modelVersion: Int64 = 0
+    /// Free-form description of the model (ONNX `doc_string`, Core ML `shortDescription`).
     public var docString: String = ""
     /// ONNX IR version (0 when not applicable).
     public var irVersion: Int64 = 0
@@ -94,6 +110,7 @@ public struct ModelMetadata: Sendable, Equatable {
     /// Free-form key/value pairs (ONNX `metadata_props`).
     public var properties: [String: String] = [:]
 
+    /// Empty metadata: every field blank or zero.
     public init() {}
 }
 
@@ -102,14 +119,20 @@ public struct ModelMetadata: Sendable, Equatable {
 /// Values are produced once: by a graph input, an initializer (a constant
 /// tensor such as a weight) or one node's output. ``validate()`` checks this.
 public struct Graph: Sendable {
+    /// The graph's name as the model file gives it; may be empty.
     public var name: String
+    /// The values the caller provides, in declaration order (initializers excluded).
     public var inputs: [ValueInfo]
+    /// The values a run returns, in declaration order.
     public var outputs: [ValueInfo]
     /// Topologically sorted.
     public var nodes: [Node]
+    /// Constant tensors by value name: weights, biases, shape constants.
     public var initializers: [String: Tensor]
+    /// What the model file says about itself.
     public var metadata: ModelMetadata
 
+    /// Creates a graph; call ``validate()`` to check that values are produced once and nodes are in topological order.
     public init(name: String = "", inputs: [ValueInfo], outputs: [ValueInfo], nodes: [Node],
                 initializers: [String: Tensor] = [:], metadata: ModelMetadata = ModelMetadata()) {
         self.name = name

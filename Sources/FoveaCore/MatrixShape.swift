@@ -3,19 +3,29 @@
 /// batch becomes one (A, B) matrix offset pair per output matrix, computed
 /// once here rather than per run.
 public struct MatrixShape: Sendable, Equatable {
+    /// The product's dimensions: `rows × inner` times `inner × columns`, for each output matrix.
     public var rows: Int, columns: Int, inner: Int
+    /// The operands' shapes as the node receives them (A, B, and C for a Gemm with one).
     public var inputShapes: [[Int]]
+    /// The output's shape: MatMul's broadcast batch axes, then `rows × columns`
+    /// (without the axis a 1-D operand does not have).
     public var outputShape: [Int]
     /// Element strides of A' and B' (`A'[i, p] = a[i * aRowStride + p * aColumnStride]`).
     public var aRowStride: Int, aColumnStride: Int, bRowStride: Int, bColumnStride: Int
     /// Per output matrix: the offsets of its A and B matrices (MatMul batches).
     public var aOffsets: [Int] = [0], bOffsets: [Int] = [0]
+    /// Gemm's scale of the product and of C (1 and 0 for MatMul).
     public var alpha: Float = 1, beta: Float = 0
     /// Gemm's C shape, broadcast to `rows × columns`.
     public var cShape: [Int]?
 
+    /// The number of output elements: every output matrix's `rows × columns`.
     public var outputCount: Int { aOffsets.count * rows * columns }
 
+    /// The shape of a Gemm with attributes `g` over A, B and an optional C.
+    ///
+    /// - Throws: ``FoveaError/Kind/shapeMismatch`` if A or B is not 2-D, their inner
+    ///   dimensions differ, or C does not broadcast to `rows × columns`.
     public init(gemm g: GemmAttributes, a: [Int], b: [Int], c: [Int]?) throws {
         guard a.count == 2, b.count == 2 else {
             throw FoveaError(.shapeMismatch, "Gemm needs 2-D A and B; found \(a) and \(b)")
@@ -41,6 +51,11 @@ public struct MatrixShape: Sendable, Equatable {
         outputShape = [rows, columns]
     }
 
+    /// The shape of a MatMul of `a` by `b`, with NumPy's rules: a 1-D operand is a
+    /// row (A) or a column (B) vector, and leading axes broadcast.
+    ///
+    /// - Throws: ``FoveaError/Kind/shapeMismatch`` if an operand is a scalar, the inner
+    ///   dimensions differ or the batch axes do not broadcast.
     public init(matMul a: [Int], b: [Int]) throws {
         guard a.count >= 1, b.count >= 1 else {
             throw FoveaError(.shapeMismatch, "MatMul operands must have rank >= 1; found \(a) and \(b)")

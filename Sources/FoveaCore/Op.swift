@@ -13,9 +13,11 @@ public enum Op: Sendable, Equatable {
     case conv(ConvAttributes)
     /// Inputs: X.
     case relu
+    /// Inputs: X. `x` where `x >= 0`, `alpha * x` elsewhere.
     case leakyRelu(alpha: Float)
     /// Inputs: X, slope (broadcast to X).
     case prelu
+    /// Inputs: X. `1 / (1 + exp(-x))`.
     case sigmoid
     /// `max(0, min(1, alpha * x + beta))`.
     case hardSigmoid(alpha: Float, beta: Float)
@@ -23,14 +25,21 @@ public enum Op: Sendable, Equatable {
     case hardSwish
     /// Bounds that are `nil` are open.
     case clip(min: Float?, max: Float?)
+    /// Inputs: X (NCHW). The largest element of each window.
     case maxPool(PoolAttributes)
+    /// Inputs: X (NCHW). The mean of each window (see ``PoolAttributes/countIncludePad``).
     case averagePool(PoolAttributes)
+    /// Inputs: X (NCHW). The mean of each channel plane, as an `N×C×1×1` output.
     case globalAveragePool
+    /// Inputs: X (NCHW). The largest element of each channel plane, as an `N×C×1×1` output.
     case globalMaxPool
     /// Inputs: one or more tensors, equal except along `axis`.
     case concat(axis: Int)
+    /// Inputs: X. `exp(x) / sum(exp(x))` along the axis.
     case softmax(SoftmaxAttributes)
+    /// Inputs: X. `x - log(sum(exp(x)))` along the axis.
     case logSoftmax(SoftmaxAttributes)
+    /// Inputs: X. Reshapes to 2-D: the axes before `axis`, then the rest.
     case flatten(axis: Int)
     /// `shape` may hold one `-1` (inferred) and `0`s (copy the input's dim unless `allowZero`).
     case reshape(shape: [Int], allowZero: Bool)
@@ -40,6 +49,7 @@ public enum Op: Sendable, Equatable {
     case withComputedParameters(ComputedParameters)
     /// `nil` axes squeeze every dimension of size 1.
     case squeeze(axes: [Int]?)
+    /// Inputs: X. Inserts a dimension of size 1 at each of `axes` (of the output).
     case unsqueeze(axes: [Int])
     /// `nil` reverses the axes.
     case transpose(perm: [Int]?)
@@ -49,16 +59,21 @@ public enum Op: Sendable, Equatable {
     case matMul
     /// Inputs: A, B (numpy broadcasting).
     case add
+    /// Inputs: A, B (numpy broadcasting). `A - B`.
     case sub
+    /// Inputs: A, B (numpy broadcasting). `A * B`.
     case mul
+    /// Inputs: A, B (numpy broadcasting). `A / B`.
     case div
     /// Inputs: one or more tensors (numpy broadcasting).
     case sum
     /// Inputs: X, scale, bias, mean, variance (inference form).
     case batchNormalization(epsilon: Float)
+    /// Inputs: X (NCHW). Local response normalization across channels.
     case lrn(LRNAttributes)
     /// Inference: output 0 is the input; the optional output 1 (mask) is all true.
     case dropout
+    /// Inputs: X. The output is the input.
     case identity
     /// Constant-mode padding. `pads` is `[begin_0, begin_1, ..., end_0, end_1, ...]`
     /// over `axes` (all axes when `nil`).
@@ -195,7 +210,16 @@ public enum Op: Sendable, Equatable {
 
 /// The elementwise comparisons of ``Op/compare(_:)``.
 public enum Comparison: String, Sendable, Equatable, CaseIterable {
-    case equal, less, greater, lessOrEqual, greaterOrEqual
+    /// `a == b` (ONNX `Equal`).
+    case equal
+    /// `a < b` (ONNX `Less`).
+    case less
+    /// `a > b` (ONNX `Greater`).
+    case greater
+    /// `a <= b` (ONNX `LessOrEqual`).
+    case lessOrEqual
+    /// `a >= b` (ONNX `GreaterOrEqual`).
+    case greaterOrEqual
 
     /// The ONNX operator name.
     public var typeName: String {
@@ -225,11 +249,15 @@ public enum AutoPad: String, Sendable, Equatable {
 public struct ConvAttributes: Sendable, Equatable {
     /// Spatial kernel extent; taken from the weight's shape when the model omits it.
     public var kernelShape: [Int]
+    /// Step between window positions per spatial axis (1 when the model omits it).
     public var strides: [Int]
+    /// Spacing between kernel taps per spatial axis (1 when the model omits it).
     public var dilations: [Int]
     /// `[begin_0, ..., begin_k-1, end_0, ..., end_k-1]`, ignored unless `autoPad == .notSet`.
     public var pads: [Int]
+    /// How padding is chosen; ``pads`` is used only for ``AutoPad/notSet``.
     public var autoPad: AutoPad
+    /// Number of groups the input and output channels are split into; equal to the channel count for a depthwise convolution.
     public var group: Int
     /// An activation applied to every output after the bias, set by the
     /// ``FuseConvActivation`` pass (ONNX has no such attribute); `nil` for none.
@@ -239,6 +267,7 @@ public struct ConvAttributes: Sendable, Equatable {
     /// ``FuseConvAdd`` pass (a residual connection; ONNX has no such input).
     public var addsResidual: Bool
 
+    /// Creates convolution attributes; `pads` has two entries per spatial axis (all begins, then all ends).
     public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, group: Int = 1,
                 activation: FusedActivation? = nil, addsResidual: Bool = false) {
         self.kernelShape = kernelShape
@@ -265,17 +294,22 @@ public struct ConvAttributes: Sendable, Equatable {
 
 /// Max and average pooling attributes over `k` spatial axes.
 public struct PoolAttributes: Sendable, Equatable {
+    /// Window extent per spatial axis.
     public var kernelShape: [Int]
+    /// Step between window positions per spatial axis.
     public var strides: [Int]
+    /// Spacing between window taps per spatial axis (1 is dense).
     public var dilations: [Int]
     /// `[begin_0, ..., begin_k-1, end_0, ..., end_k-1]`, ignored unless `autoPad == .notSet`.
     public var pads: [Int]
+    /// How padding is chosen; ``pads`` is used only for ``AutoPad/notSet``.
     public var autoPad: AutoPad
     /// Round the output size up instead of down.
     public var ceilMode: Bool
     /// Average pooling only: divide by the full window size, padding included.
     public var countIncludePad: Bool
 
+    /// Creates pooling attributes; `pads` has two entries per spatial axis (all begins, then all ends).
     public init(kernelShape: [Int], strides: [Int], dilations: [Int], pads: [Int], autoPad: AutoPad = .notSet, ceilMode: Bool = false, countIncludePad: Bool = false) {
         self.kernelShape = kernelShape
         self.strides = strides
@@ -289,11 +323,13 @@ public struct PoolAttributes: Sendable, Equatable {
 
 /// Softmax / LogSoftmax attributes.
 public struct SoftmaxAttributes: Sendable, Equatable {
+    /// The axis the softmax normalizes over; negative counts from the end.
     public var axis: Int
     /// Opset < 13: the input is viewed as 2-D `[prod(dims[..<axis]), prod(dims[axis...])]`
     /// and the softmax runs over the whole second dimension.
     public var coercedTo2D: Bool
 
+    /// Creates softmax attributes; `coercedTo2D` is true for models of opset 12 and older.
     public init(axis: Int, coercedTo2D: Bool) {
         self.axis = axis
         self.coercedTo2D = coercedTo2D
@@ -302,11 +338,16 @@ public struct SoftmaxAttributes: Sendable, Equatable {
 
 /// `Y = alpha * op(A) * op(B) + beta * C`.
 public struct GemmAttributes: Sendable, Equatable {
+    /// Scale of the product `op(A) * op(B)`.
     public var alpha: Float
+    /// Scale of `C`; `C` is ignored when it is absent.
     public var beta: Float
+    /// Whether `A` is transposed before the product.
     public var transA: Bool
+    /// Whether `B` is transposed before the product.
     public var transB: Bool
 
+    /// Creates Gemm attributes; the defaults are ONNX's.
     public init(alpha: Float = 1, beta: Float = 1, transA: Bool = false, transB: Bool = false) {
         self.alpha = alpha
         self.beta = beta
@@ -317,11 +358,16 @@ public struct GemmAttributes: Sendable, Equatable {
 
 /// Local response normalization across channels.
 public struct LRNAttributes: Sendable, Equatable {
+    /// Scale of the sum of squares (divided by ``size``, as ONNX defines it).
     public var alpha: Float
+    /// Exponent of the normalizer.
     public var beta: Float
+    /// Constant added to the scaled sum of squares (ONNX's `bias`, `k` in the paper).
     public var bias: Float
+    /// Number of channels summed over, centered on the output's channel.
     public var size: Int
 
+    /// Creates LRN attributes: `y = x / (bias + alpha / size * sum(x²))^beta` over `size` neighboring channels.
     public init(alpha: Float = 0.0001, beta: Float = 0.75, bias: Float = 1, size: Int) {
         self.alpha = alpha
         self.beta = beta

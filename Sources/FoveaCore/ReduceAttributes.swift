@@ -30,6 +30,7 @@ public enum Reduction: String, Sendable, Equatable, CaseIterable {
 /// model used (axes as an attribute, or as an input from opset 13/18;
 /// `noop_with_empty_axes`).
 public struct ReduceAttributes: Sendable, Equatable {
+    /// The reduction applied along ``axes``: sum, mean, max, ...
     public var reduction: Reduction
     /// The axes to reduce (negative ones count from the end); `nil` reduces
     /// every axis. `[]` reduces none: each output element is the reduction of
@@ -38,6 +39,7 @@ public struct ReduceAttributes: Sendable, Equatable {
     /// Keep each reduced axis as a dimension of size 1.
     public var keepDims: Bool
 
+    /// Creates the attributes of a reduction over `axes` (`nil` for every axis).
     public init(_ reduction: Reduction, axes: [Int]?, keepDims: Bool = true) {
         self.reduction = reduction
         self.axes = axes

@@ -2,6 +2,7 @@
 public struct ResizeAttributes: Sendable, Equatable {
     /// How an output pixel picks input pixels.
     public enum Mode: String, Sendable, Equatable {
+        /// The nearest input pixel, as ``ResizeAttributes/nearestRounding`` rounds.
         case nearest
         /// Linear along every resized axis (bilinear for images).
         case linear
@@ -23,14 +24,21 @@ public struct ResizeAttributes: Sendable, Equatable {
 
     /// How `nearest` rounds a coordinate between two pixels.
     public enum NearestRounding: String, Sendable, Equatable, CaseIterable {
+        /// Round to nearest, halves down.
         case roundPreferFloor = "round_prefer_floor"
+        /// Round to nearest, halves up.
         case roundPreferCeil = "round_prefer_ceil"
+        /// Round down.
         case floor
+        /// Round up.
         case ceil
     }
 
+    /// The interpolation: nearest or linear.
     public var mode: Mode
+    /// How an output coordinate maps back to an input coordinate (ONNX `coordinate_transformation_mode`).
     public var coordinates: CoordinateTransformation
+    /// How ``Mode/nearest`` rounds a fractional input coordinate (ONNX `nearest_mode`).
     public var nearestRounding: NearestRounding
     /// Output/input per axis (of `axes`, or of every axis when `axes` is `nil`);
     /// `nil` when `sizes` gives the output size.
@@ -40,6 +48,7 @@ public struct ResizeAttributes: Sendable, Equatable {
     /// The axes `scales` or `sizes` refer to (ONNX opset 18); `nil` for all.
     public var axes: [Int]?
 
+    /// Creates resize attributes; give either `scales` or `sizes`. The defaults are ONNX's.
     public init(mode: Mode, coordinates: CoordinateTransformation = .halfPixel, nearestRounding: NearestRounding = .roundPreferFloor,
                 scales: [Float]? = nil, sizes: [Int]? = nil, axes: [Int]? = nil) {
         self.mode = mode

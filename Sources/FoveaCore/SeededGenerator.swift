@@ -4,6 +4,7 @@
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
+    /// Creates a generator whose sequence is fixed by `seed`.
     public init(seed: UInt64) {
         state = seed
     }

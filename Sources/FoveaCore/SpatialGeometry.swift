@@ -24,7 +24,9 @@ public struct SpatialGeometry: Sendable, Equatable {
     public let inputSize: [Int]
     /// Kernel extent per spatial axis, before dilation.
     public let kernelShape: [Int]
+    /// Step between window positions per spatial axis.
     public let strides: [Int]
+    /// Spacing between kernel taps per spatial axis (1 is dense).
     public let dilations: [Int]
     /// Padding applied before each spatial axis, after resolving `auto_pad`.
     public let padsBegin: [Int]

@@ -5,8 +5,11 @@
 public struct Tensor: Sendable, Equatable {
     /// The elements, tagged with their type.
     public enum Storage: Sendable, Equatable {
+        /// 32-bit floats, row-major.
         case float32([Float])
+        /// 64-bit integers, row-major.
         case int64([Int64])
+        /// Booleans, row-major.
         case bool([Bool])
     }
 
@@ -55,6 +58,7 @@ public struct Tensor: Sendable, Equatable {
         self.storage = storage
     }
 
+    /// The element type, read from ``storage``.
     public var dataType: DataType {
         switch storage {
         case .float32: return .float32
@@ -63,7 +67,9 @@ public struct Tensor: Sendable, Equatable {
         }
     }
 
+    /// The number of axes: 0 for a scalar.
     public var rank: Int { shape.count }
+    /// The number of elements: the product of ``shape`` (1 for a scalar).
     public var count: Int { shape.elementCount }
 
     /// The elements if this is a float tensor.

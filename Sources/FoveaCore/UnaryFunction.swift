@@ -5,15 +5,19 @@
 public enum UnaryFunction: Sendable, Equatable {
     /// `alpha * x + beta` (Core ML's linear activation).
     case linear(alpha: Float, beta: Float)
+    /// The hyperbolic tangent.
     case tanh
+    /// `e ^ x`.
     case exp
     /// `log(x + epsilon)`.
     case log(epsilon: Float)
+    /// The square root (NaN for negative inputs).
     case sqrt
     /// `1 / sqrt(x + epsilon)`.
     case rsqrt(epsilon: Float)
     /// `1 / (x + epsilon)`.
     case reciprocal(epsilon: Float)
+    /// The absolute value.
     case abs
     /// `x ^ exponent`.
     case power(exponent: Float)

@@ -13,14 +13,20 @@ import SwiftProtobuf
 public enum CoreMLClassifierExport {
     /// The image input's preprocessing, as Fovea describes it: `x = (p/255 - mean) / std`.
     public struct ImageInput: Sendable {
+        /// The input's feature name.
         public var name: String
+        /// The input image's width, in pixels.
         public var width: Int
+        /// The input image's height, in pixels.
         public var height: Int
         /// `true` for BGR channel order.
         public var bgr: Bool
+        /// Per-channel mean, in the 0...1 range of `p/255`, in the input's channel order.
         public var mean: [Float]
+        /// Per-channel standard deviation, in the input's channel order; each must be nonzero.
         public var std: [Float]
 
+        /// Describes an image input of `width × height` pixels normalized as `(p/255 - mean) / std`.
         public init(name: String, width: Int, height: Int, bgr: Bool, mean: [Float], std: [Float]) {
             self.name = name
             self.width = width

@@ -14,12 +14,15 @@ import FoveaCore
 public struct CoreMLModel: Sendable {
     /// The network, ready for `ExecutionPlan`.
     public var graph: Graph
+    /// The model's type: a classifier or a plain neural network.
     public var modelType: CoreMLModelType
     /// `Model.specificationVersion` (1 to 4).
     public var specificationVersion: Int
+    /// The description, author, license and version the model declares.
     public var metadata: CoreMLMetadata
     /// The model's declared inputs and outputs, as Xcode lists them.
     public var inputs: [CoreMLFeature]
+    /// The model's declared outputs.
     public var outputs: [CoreMLFeature]
     /// The image inputs with their preprocessing, in declaration order.
     public var imageInputs: [CoreMLImageInput]
@@ -37,7 +40,9 @@ public struct CoreMLModel: Sendable {
 
 /// The Core ML model types Fovea runs.
 public enum CoreMLModelType: String, Sendable, Equatable {
+    /// A `NeuralNetworkClassifier`: a network with class labels and a probability output.
     case neuralNetworkClassifier = "Neural Network Classifier"
+    /// A `NeuralNetwork`: outputs are raw multi-arrays, with no labels.
     case neuralNetwork = "Neural Network"
 
     /// Xcode's name for the type, such as "Neural Network Classifier".
@@ -46,35 +51,50 @@ public enum CoreMLModelType: String, Sendable, Equatable {
 
 /// `Model.description.metadata`.
 public struct CoreMLMetadata: Sendable, Equatable {
+    /// The model's one-line description (`shortDescription`).
     public var shortDescription: String = ""
+    /// Who made the model (`author`).
     public var author: String = ""
+    /// The model's license terms (`license`).
     public var license: String = ""
+    /// The model's version as the author wrote it (`versionString`).
     public var versionString: String = ""
     /// Free-form key/value pairs, such as `com.github.apple.coremltools.version`.
     public var userDefined: [String: String] = [:]
 
+    /// Empty metadata: every field blank.
     public init() {}
 }
 
 /// A declared input or output of the model.
 public struct CoreMLFeature: Sendable, Equatable {
+    /// The feature's name, as the model's inputs or outputs list it.
     public var name: String
+    /// The feature's one-line description; may be empty.
     public var shortDescription: String
+    /// What the feature holds: an image, a multi-array, a dictionary, ...
     public var type: CoreMLFeatureType
+    /// Whether the model runs without this feature.
     public var isOptional: Bool
 }
 
 /// The type of a model input or output (`FeatureType`).
 public enum CoreMLFeatureType: Sendable, Equatable, CustomStringConvertible {
+    /// An image of the given size, in pixels, and color space.
     case image(width: Int, height: Int, colorSpace: CoreMLColorSpace)
     /// A multi-array with its declared shape and element type (`Float32`, `Double`, ...).
     case multiArray(shape: [Int], dataType: String)
+    /// A 64-bit integer.
     case int64
+    /// A double-precision number.
     case double
+    /// A string.
     case string
     /// A dictionary from `String` or `Int64` keys to `Double` values.
     case dictionary(keyType: String)
+    /// A sequence of strings or integers.
     case sequence
+    /// A state feature (Core ML 8 stateful models); Fovea does not run these.
     case state
     /// No type, or one this version of the specification subset does not know.
     case unknown
@@ -100,8 +120,11 @@ public enum CoreMLFeatureType: Sendable, Equatable, CustomStringConvertible {
 
 /// The pixel layout of an image input.
 public enum CoreMLColorSpace: String, Sendable, Equatable {
+    /// Red, green, blue.
     case rgb = "RGB"
+    /// Blue, green, red (common in models converted from Caffe).
     case bgr = "BGR"
+    /// One luma channel.
     case grayscale = "Grayscale"
 
     /// The number of channels of the graph input: 3, or 1 for grayscale.
@@ -120,8 +143,11 @@ public enum CoreMLColorSpace: String, Sendable, Equatable {
 public struct CoreMLImageInput: Sendable, Equatable {
     /// The feature name, which is also the graph input's name.
     public var name: String
+    /// The image width, in pixels, the model expects.
     public var width: Int
+    /// The image height, in pixels, the model expects.
     public var height: Int
+    /// The channel order of the image: RGB, BGR or grayscale.
     public var colorSpace: CoreMLColorSpace
     /// `NeuralNetworkImageScaler.channelScale` (1 when the model has no scaler).
     public var channelScale: Float

@@ -7,6 +7,7 @@ import FoveaImage
 public struct LuminanceGrid: Sendable, Equatable {
     /// Cells across and down.
     public let width: Int
+    /// Cells down.
     public let height: Int
     /// Source pixels per cell side.
     public let factor: Int

@@ -1,6 +1,8 @@
 import Foundation
 import Fovea
+import FoveaCore
 import FoveaCoreML
+import FoveaImage
 import FoveaONNX
 
 /// What each fuzz target does with one input: parse it as a stranger's file

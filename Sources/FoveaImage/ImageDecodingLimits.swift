@@ -10,6 +10,7 @@ public struct ImageDecodingLimits: Sendable, Equatable, Hashable {
     /// ``RGBImage/maxPixelCount``.
     public var maxPixelCount: Int
 
+    /// Creates limits; `maxPixelCount` is clamped to `1...RGBImage.maxPixelCount`.
     public init(maxPixelCount: Int = ImageDecodingLimits.defaultMaxPixelCount) {
         self.maxPixelCount = Swift.min(Swift.max(1, maxPixelCount), RGBImage.maxPixelCount)
     }
@@ -17,6 +18,7 @@ public struct ImageDecodingLimits: Sendable, Equatable, Hashable {
     /// 100 megapixels.
     public static let defaultMaxPixelCount = 100_000_000
 
+    /// The default limits: ``defaultMaxPixelCount`` pixels.
     public static let `default` = ImageDecodingLimits()
 
     /// Throws unless `width × height` is a valid size within these limits (and

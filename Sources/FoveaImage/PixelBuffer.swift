@@ -27,10 +27,15 @@ public enum PixelFormat: String, Sendable, Equatable, CaseIterable {
 /// library: `height` rows of `bytesPerRow` bytes, each row starting with
 /// `width` pixels of `format` (any bytes after them are padding).
 public struct PixelBuffer: Sendable, Equatable {
+    /// Pixels per row (padding bytes at the end of a row not counted).
     public var width: Int
+    /// The number of rows, top to bottom.
     public var height: Int
+    /// Bytes from the start of one row to the next: at least `width × format.bytesPerPixel`.
     public var bytesPerRow: Int
+    /// The layout of each pixel's bytes.
     public var format: PixelFormat
+    /// The pixels: `height × bytesPerRow` bytes, top row first.
     public var bytes: [UInt8]
 
     /// `bytesPerRow` defaults to `width × format.bytesPerPixel` (no padding).

@@ -15,6 +15,7 @@ public enum ConvolutionAlgorithm: String, Sendable, CaseIterable, CustomStringCo
 
     public var description: String { rawValue }
 
+    /// Whether this is one of the Winograd algorithms (F2, F4, F6).
     public var isWinograd: Bool { winogradTile != nil }
 
     /// The output tile edge of a Winograd algorithm.

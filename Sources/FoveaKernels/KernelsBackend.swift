@@ -11,12 +11,14 @@ import FoveaCore
 /// Each convolution's algorithm comes from ``ConvolutionAlgorithmTable``
 /// (measured) unless a ``WinogradPolicy`` forces one.
 public struct KernelsBackend: Backend {
+    /// `"kernels"`: the name this backend goes by in configurations and plans.
     public static let name = "kernels"
     public var name: String { Self.name }
 
     /// Which Winograd variant 3×3 stride-1 convolutions use.
     public let winograd: WinogradPolicy
 
+    /// Creates the kernels backend; `winograd` picks the 3×3 convolution algorithm (measured per shape by default).
     public init(winograd: WinogradPolicy = .measured) {
         self.winograd = winograd
     }

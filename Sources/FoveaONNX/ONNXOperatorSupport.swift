@@ -71,6 +71,7 @@ public struct UnsupportedONNXOperator: Sendable, Equatable, Codable {
     /// The nodes using it, in graph order.
     public var nodes: [String]
 
+    /// Records that `nodes` use `opType`, which Fovea does not read at `opset`.
     public init(opType: String, opset: Int, nodes: [String]) {
         self.opType = opType
         self.opset = opset

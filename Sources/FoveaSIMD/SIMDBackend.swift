@@ -6,9 +6,11 @@ import FoveaCore
 /// `supports(_:)` test and a `prepare(_:)` that packs weights once; this type
 /// only routes a node to its family.
 public struct SIMDBackend: Backend {
+    /// `"simd"`: the name this backend goes by in configurations and plans.
     public static let name = "simd"
     public var name: String { Self.name }
 
+    /// Creates the SIMD backend; the kernels' ISA is chosen at run time (``SIMDKernelISA/preferred``).
     public init() {}
 
     public func supports(_ node: NodeContext) -> Bool {

@@ -19,6 +19,7 @@ public struct FeatureCache: Sendable {
         return (base as NSString).appendingPathComponent("fovea/features")
     }
 
+    /// A cache in `directory` (``defaultDirectory`` by default); the folder is created on first write.
     public init(directory: String = FeatureCache.defaultDirectory) {
         self.directory = directory
     }

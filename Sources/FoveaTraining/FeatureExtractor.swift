@@ -12,6 +12,7 @@ public final class FeatureExtractor: Sendable {
     public let layer: FeatureLayer
     /// The hash of the base model file's bytes.
     public let modelHash: String
+    /// Where feature vectors are stored between runs; `nil` when caching is off.
     public let cache: FeatureCache?
     private let featureModel: Model
     private let request: ClassificationRequest
@@ -38,10 +39,13 @@ public final class FeatureExtractor: Sendable {
 
     /// One image to turn into features: a file, and an augmentation (or none).
     public struct Job: Sendable {
+        /// The image file.
         public let path: String
         /// A single option, or `[]` for the image as it is.
         public let augmentation: ImageAugmentation
+        /// Seeds the augmentation's random choices (ignored without one).
         public let seed: UInt64
+        /// A job for the image at `path`, altered by one `augmentation` option (or none).
         public init(path: String, augmentation: ImageAugmentation = [], seed: UInt64 = 0) {
             self.path = path
             self.augmentation = augmentation
@@ -57,7 +61,9 @@ public final class FeatureExtractor: Sendable {
         public let failures: [(path: String, message: String)]
         /// Vectors the network computed, and vectors read from the cache.
         public let computed: Int
+        /// Vectors read from the cache.
         public let cached: Int
+        /// Wall-clock seconds the extraction took.
         public let seconds: Double
     }
 

@@ -1,10 +1,12 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// A value of a network that can serve as the feature vector: its name, the op
 /// that produces it and its shape for one image. A spatial value
 /// (`1×C×H×W` with `H·W > 1`) is global-average-pooled to `C` features.
 public struct FeatureLayer: Sendable, Equatable {
+    /// The value's name in the graph.
     public let name: String
     /// The op type that produces it (`Concat`, `GlobalAveragePool`, ...).
     public let opType: String

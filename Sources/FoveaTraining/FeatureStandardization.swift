@@ -3,6 +3,7 @@ import Foundation
 /// Per-feature mean and standard deviation: features are standardized before
 /// the head is fitted, and the export folds the same transform into its `Gemm`.
 public struct FeatureStandardization: Sendable, Equatable, Codable {
+    /// Each feature's mean over the training set.
     public let mean: [Double]
     /// Never 0: a constant feature gets 1, so it standardizes to 0.
     public let standardDeviation: [Double]
@@ -27,6 +28,7 @@ public struct FeatureStandardization: Sendable, Equatable, Codable {
         }
     }
 
+    /// A standardization with the given per-feature values (each standard deviation nonzero).
     public init(mean: [Double], standardDeviation: [Double]) {
         self.mean = mean
         self.standardDeviation = standardDeviation

@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// Create ML's augmentation options, each off by default. Every enabled option
 /// adds one altered copy of each training image; the copy then goes through
@@ -7,7 +8,9 @@ import Fovea
 /// The alterations are drawn from a generator seeded by the training seed, the
 /// image's content hash and the option, so a run is reproducible.
 public struct ImageAugmentation: OptionSet, Sendable, Hashable {
+    /// The options' bits.
     public let rawValue: Int
+    /// Creates a set from its bits.
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// A random crop keeping 70–100% of each side.

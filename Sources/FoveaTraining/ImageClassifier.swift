@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// An image classifier trained on labelled folders of photos, as Create ML's
 /// `MLImageClassifier` makes one: a frozen pretrained network turns each image
@@ -17,13 +18,19 @@ import Fovea
 public final class ImageClassifier: Sendable {
     /// Class names, in the order of the head's outputs.
     public let classes: [String]
+    /// The base network cut at the feature layer, with the cache.
     public let extractor: FeatureExtractor
+    /// The per-feature standardization applied before the head.
     public let standardization: FeatureStandardization
+    /// The fitted logistic-regression head.
     public let head: SoftmaxRegression
+    /// The parameters the classifier was trained with.
     public let parameters: ImageClassifierParameters
+    /// Accuracy and per-class results on the training images.
     public let trainingMetrics: ClassificationMetrics
     /// `nil` without validation examples.
     public let validationMetrics: ClassificationMetrics?
+    /// What the training run did: images, cache hits, iterations, times.
     public let report: TrainingReport
 
     /// Something to show while training runs.

@@ -20,6 +20,7 @@ public struct ImageClassifierParameters: Sendable {
     public var maxIterations: Int = 25
     /// The L2 strength λ of the mean cross-entropy + λ/2·‖W‖² objective.
     public var l2: Double = 0.01
+    /// Which images measure the fit: a split of the training images (the default), a folder, or none.
     public var validation: Validation = .automatic
     /// Augmented copies of each training image, one per option (off by default).
     public var augmentation: ImageAugmentation = []
@@ -32,6 +33,7 @@ public struct ImageClassifierParameters: Sendable {
     /// The feature cache; `nil` turns caching off.
     public var cache: FeatureCache? = FeatureCache()
 
+    /// Parameters for training on features of the classifier at `baseModel`, every other setting at its default.
     public init(baseModel: String) {
         self.baseModel = baseModel
     }

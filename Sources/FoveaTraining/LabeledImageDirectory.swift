@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 /// A directory of labelled images, one subfolder per class (Create ML's
 /// "labeled directories"): `Flowers/Agapanthus/1.jpg`, `Flowers/Rose/2.png`, ...
@@ -12,6 +13,7 @@ import Fovea
 public struct LabeledImageDirectory: Sendable {
     /// One image and its class.
     public struct Example: Sendable, Equatable {
+        /// The image file.
         public let path: String
         /// An index into ``LabeledImageDirectory/classes``.
         public let label: Int
@@ -20,6 +22,7 @@ public struct LabeledImageDirectory: Sendable {
     /// File extensions read as images.
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
 
+    /// The folder whose subfolders are the classes.
     public let root: String
     /// Class names, sorted.
     public let classes: [String]

@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 
 extension ClassificationMetrics {
     /// Classifies every image of a labelled directory with `model` (as

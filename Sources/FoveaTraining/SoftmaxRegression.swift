@@ -14,7 +14,9 @@ public struct SoftmaxRegression: Sendable, Equatable {
     public var weights: [Double]
     /// One per class.
     public var bias: [Double]
+    /// The length of the feature vectors the head reads.
     public let featureCount: Int
+    /// The number of classes the head scores.
     public var classCount: Int { bias.count }
 
     /// A head with the given weights (`bias.count × featureCount`, row-major) and biases.
@@ -42,7 +44,9 @@ public struct SoftmaxRegression: Sendable, Equatable {
 
 /// What one L-BFGS iteration reached, for progress reports.
 public struct SoftmaxRegressionIteration: Sendable {
+    /// The iteration number, from 1.
     public let iteration: Int
+    /// The objective at this iteration.
     public let loss: Double
     /// The model at this iteration.
     public let model: SoftmaxRegression
@@ -50,8 +54,11 @@ public struct SoftmaxRegressionIteration: Sendable {
 
 /// How the fit ended.
 public struct SoftmaxRegressionFit: Sendable {
+    /// The fitted head.
     public let model: SoftmaxRegression
+    /// The objective at the end: mean cross-entropy plus the L2 term.
     public let loss: Double
+    /// L-BFGS iterations run.
     public let iterations: Int
     /// True when L-BFGS met its convergence test before the iteration limit.
     public let converged: Bool

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fovea
 import Foundation
+import FoveaCore
 
 extension LayerBenchmarkChart.Metric: ExpressibleByArgument {}
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fovea
 import Foundation
+import FoveaImage
 
 struct Classify: ParsableCommand {
     static let configuration = CommandConfiguration(

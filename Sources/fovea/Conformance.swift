@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(FoveaTools) import Fovea
 import Foundation
 
 struct Conformance: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fovea
+import FoveaCore
 import FoveaTraining
 
 struct Evaluate: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fovea
+import FoveaCore
 
 @main
 struct FoveaCommand: ParsableCommand {

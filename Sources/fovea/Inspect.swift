@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fovea
 import Foundation
+import FoveaCore
 
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(

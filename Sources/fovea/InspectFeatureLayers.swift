@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaCore
 import FoveaTraining
 
 /// `fovea inspect --model M --feature-layers`: the values a classifier can be

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fovea
 import Foundation
+import FoveaCore
 
 struct Parity: ParsableCommand {
     static let configuration = CommandConfiguration(

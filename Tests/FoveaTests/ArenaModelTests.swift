@@ -1,7 +1,8 @@
+import FoveaCore
 import XCTest
 import CMallocCounter
 import FoveaTestSupport
-@testable import Fovea
+@_spi(FoveaTools) @testable import Fovea
 
 /// The memory planner on real models: no overlap, close to the lower bound,
 /// the same bits with and without reuse on every backend, and no allocation

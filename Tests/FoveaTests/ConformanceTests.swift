@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(FoveaTools) @testable import Fovea
 
 /// The ONNX backend node tests of the conformance manifest (needs `apt-get install libonnx-testdata`).
 final class ConformanceTests: XCTestCase {

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 import XCTest
 import Fovea
 import FoveaFuzzing

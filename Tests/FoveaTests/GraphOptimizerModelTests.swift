@@ -1,3 +1,4 @@
+import FoveaCore
 import XCTest
 @testable import Fovea
 

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(FoveaTools) @testable import Fovea
 
 final class InspectAndRunCommandTests: XCTestCase {
     func testSummaryOfSqueezeNet11() throws {

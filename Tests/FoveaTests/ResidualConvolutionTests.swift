@@ -1,3 +1,4 @@
+import FoveaCore
 import XCTest
 import FoveaTestSupport
 @testable import Fovea

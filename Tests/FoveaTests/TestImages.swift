@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 @testable import Fovea
 
 /// Models and images made inside the tests.

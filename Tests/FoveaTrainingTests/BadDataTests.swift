@@ -1,4 +1,5 @@
 import Foundation
+import FoveaImage
 import XCTest
 import Fovea
 import FoveaTraining

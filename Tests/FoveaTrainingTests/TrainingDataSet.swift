@@ -1,5 +1,7 @@
 import Foundation
 import Fovea
+import FoveaCore
+import FoveaImage
 import FoveaTraining
 
 /// The training tests' data set, made from the shared photos (never committed):

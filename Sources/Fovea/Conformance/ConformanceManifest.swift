@@ -7,6 +7,10 @@
 /// - test_add_uint8: uint8 tensors are not supported   # omitted, with its reason
 /// ```
 /// Blank lines and lines starting with `#` are comments.
+///
+/// Like ``ConformanceRunner``, a tool of `fovea conformance` and the tests:
+/// it needs `@_spi(FoveaTools) import Fovea`.
+@_spi(FoveaTools)
 public struct ConformanceManifest: Sendable, Equatable {
     /// Tests that must pass, in manifest order.
     public var listed: [String]

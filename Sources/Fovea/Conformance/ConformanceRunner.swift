@@ -3,26 +3,34 @@ import FoveaONNX
 
 /// Runs ONNX backend node tests: `model.onnx` with `test_data_set_N/input_K.pb`
 /// and the expected `output_K.pb`, as packaged by Debian's `libonnx-testdata`.
+///
+/// A tool of `fovea conformance` and the tests, not part of the library's API:
+/// it needs `@_spi(FoveaTools) import Fovea`.
+@_spi(FoveaTools)
 public struct ConformanceRunner: Sendable {
     /// Where `apt-get install libonnx-testdata` puts the suite.
     public static let defaultDataDirectory = "/usr/share/libonnx-testdata/data"
 
     /// The ONNX suite's default tolerance: `|actual - expected| <= atol + rtol * |expected|`.
     public var relativeTolerance: Float = 1e-3
+    /// The suite's default absolute tolerance (`atol`).
     public var absoluteTolerance: Float = 1e-7
 
     /// The directory holding `node/`.
     public var dataDirectory: String
 
+    /// Creates a runner over the test data in `dataDirectory` (Debian's `libonnx-testdata` by default).
     public init(dataDirectory: String = ConformanceRunner.defaultDataDirectory) {
         self.dataDirectory = dataDirectory
     }
 
     /// The outcome of one test.
     public struct Outcome: Sendable {
+        /// The test's name, such as `test_conv_with_strides_padding`.
         public var name: String
         /// `nil` when the test passed; otherwise what failed.
         public var failure: String?
+        /// Whether the test passed.
         public var passed: Bool { failure == nil }
     }
 
@@ -130,6 +138,7 @@ public struct ConformanceRunner: Sendable {
     }
 }
 
+@_spi(FoveaTools)
 extension ConformanceRunner {
     /// ONNX operator types Fovea runs (the default domain): the loader's table.
     public static var supportedOperators: Set<String> { Set(ONNXOperatorSupport.opsets.keys) }

@@ -17,6 +17,7 @@ public struct BarcodeObservation: Sendable, Equatable, Codable {
     /// correction verified.
     public let confidence: Float
 
+    /// Creates an observation; ``payloadStringValue`` is `payloadData` as UTF-8 when it is valid UTF-8.
     public init(symbology: BarcodeSymbology, payloadData: [UInt8], boundingBox: CGRect, confidence: Float = 1) {
         self.symbology = symbology
         self.payloadData = payloadData

@@ -27,6 +27,7 @@ public struct DetectBarcodesRequest: ImageRequest {
 
     private let latest = ResultsSlot<BarcodeObservation>()
 
+    /// Creates a request for every symbology zbar reads (set ``symbologies`` to filter); `completionHandler` runs after each perform.
     public init(completionHandler: CompletionHandler? = nil) {
         self.completionHandler = completionHandler
     }

@@ -18,6 +18,7 @@ public struct ImageTranslationAlignmentObservation: Sendable, Equatable, Codable
     /// without texture or unrelated content, where (tx, ty) means nothing.
     public let confidence: Float
 
+    /// Creates an observation of a shift of `tx` pixels right and `ty` pixels up.
     public init(tx: Double, ty: Double, confidence: Float) {
         self.tx = tx
         self.ty = ty

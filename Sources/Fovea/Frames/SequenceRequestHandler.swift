@@ -22,6 +22,7 @@ import Foundation
 public final class SequenceRequestHandler: Sendable {
     private let spectra = SpectrumCache()
 
+    /// Creates a handler with no frames seen yet.
     public init() {}
 
     /// Performs `requests` on a frame whose pixels are stored with `orientation`.

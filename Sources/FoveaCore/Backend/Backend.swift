@@ -86,6 +86,7 @@ public struct StepBuffers: @unchecked Sendable {
     /// (`nil` when the step asked for none).
     public let workspace: UnsafeMutableRawPointer?
 
+    /// Creates the buffers of one step's run (the executor does this).
     public init(inputs: [TensorView?], outputs: [TensorView], workspace: UnsafeMutableRawPointer?) {
         self.inputs = inputs
         self.outputs = outputs
@@ -112,6 +113,7 @@ public struct StepBuffers: @unchecked Sendable {
 
 /// What a backend knows about a node when it decides and prepares.
 public struct NodeContext: Sendable {
+    /// The node to run: its name, operator and attributes, and value names.
     public let node: Node
     /// Input types in node input order; `nil` for absent optional inputs.
     public let inputTypes: [TensorType?]
@@ -120,6 +122,7 @@ public struct NodeContext: Sendable {
     /// Inputs that are constants (initializers) by input index: the weights to pack.
     public let constantInputs: [Int: Tensor]
 
+    /// Creates the context of one node (the planner does this; tests and benchmarks may too).
     public init(node: Node, inputTypes: [TensorType?], outputTypes: [TensorType], constantInputs: [Int: Tensor]) {
         self.node = node
         self.inputTypes = inputTypes
@@ -127,6 +130,7 @@ public struct NodeContext: Sendable {
         self.constantInputs = constantInputs
     }
 
+    /// The node's operator and attributes.
     public var op: Op { node.op }
 
     /// The type of input `index`, if present.

@@ -6,6 +6,7 @@ public struct RunContext: Sendable {
     /// Intra-op threads; at least 1.
     public let threads: Int
 
+    /// Creates a context for runs with up to `threads` threads (at least 1).
     public init(threads: Int = RunContext.defaultThreadCount) {
         self.threads = Swift.max(1, threads)
     }

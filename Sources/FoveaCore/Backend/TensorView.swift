@@ -12,12 +12,15 @@
 public struct TensorView: @unchecked Sendable {
     /// The first element of image 0.
     public var base: UnsafeMutableRawPointer
+    /// The element type.
     public let dataType: DataType
+    /// The extent of each axis, as planned.
     public let shape: [Int]
     /// Elements from one index of axis 0 to the next; equals
     /// ``imageCount`` when the view is contiguous.
     public let batchStride: Int
 
+    /// Creates a view of the elements at `base`; `batchStride` defaults to one image's elements (a contiguous view).
     public init(base: UnsafeMutableRawPointer, dataType: DataType, shape: [Int], batchStride: Int? = nil) {
         self.base = base
         self.dataType = dataType
@@ -33,6 +36,7 @@ public struct TensorView: @unchecked Sendable {
     public var count: Int { shape.elementCount }
     /// Whether the elements are one dense run (`batchStride == imageCount`, or one image).
     public var isContiguous: Bool { batchStride == imageCount || batch <= 1 }
+    /// The view's data type and shape.
     public var type: TensorType { TensorType(dataType, shape) }
 
     /// The elements as floats (the caller has checked ``dataType``).

@@ -12,10 +12,14 @@ public enum ArenaPlanner {
 
     /// A buffer to place: its size and the steps at which it is alive (inclusive).
     public struct Request: Sendable, Equatable {
+        /// The buffer's size in bytes (rounded up to ``ArenaPlanner/alignment`` when placed).
         public var bytes: Int
+        /// The first step at which the buffer is alive.
         public var firstStep: Int
+        /// The last step at which the buffer is alive (inclusive).
         public var lastStep: Int
 
+        /// Requests `bytes` bytes alive from `firstStep` through `lastStep`.
         public init(bytes: Int, firstStep: Int, lastStep: Int) {
             self.bytes = bytes
             self.firstStep = firstStep
@@ -29,6 +33,7 @@ public enum ArenaPlanner {
 
     /// The placement of every request, in request order.
     public struct Layout: Sendable, Equatable {
+        /// Each request's byte offset in the arena, in request order.
         public var offsets: [Int]
         /// The arena's size: the end of the highest buffer.
         public var arenaBytes: Int

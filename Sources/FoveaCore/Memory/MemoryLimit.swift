@@ -16,6 +16,7 @@ public struct MemoryLimit: Sendable, Equatable, Hashable, CustomStringConvertibl
     /// The limit in bytes.
     public var bytes: Int
 
+    /// A limit of `bytes` bytes; negative values count as 0.
     public init(bytes: Int) {
         self.bytes = Swift.max(0, bytes)
     }

@@ -17,6 +17,7 @@ public struct MemoryPlan: Sendable {
         /// slices of its output, so the Concat copies only what cannot be placed.
         public var elideConcat: Bool
 
+        /// Creates options; both savings are on by default.
         public init(reuseMemory: Bool = true, elideConcat: Bool = true) {
             self.reuseMemory = reuseMemory
             self.elideConcat = elideConcat
@@ -80,6 +81,7 @@ public struct MemoryPlan: Sendable {
         public var bytes: Int
         /// The steps at which it is alive, inclusive; `lastStep == stepCount` means "until the outputs are copied out".
         public var firstStep: Int
+        /// The last step at which it is alive (inclusive).
         public var lastStep: Int
         /// `value` or `scratch`.
         public var role: String
@@ -90,12 +92,15 @@ public struct MemoryPlan: Sendable {
 
     /// One value's place in the arena, for reports.
     public struct ValueReport: Sendable, Codable, Equatable {
+        /// The value's name in the graph.
         public var name: String
         /// Byte offset in the arena.
         public var offset: Int
+        /// The value's size in bytes.
         public var bytes: Int
         /// The step that writes it, and the last step that reads it (`stepCount` for a graph output).
         public var firstStep: Int
+        /// The last step that reads it, or `stepCount` for a graph output.
         public var lastStep: Int
         /// Index in ``MemoryPlan/buffers``.
         public var buffer: Int
@@ -106,6 +111,7 @@ public struct MemoryPlan: Sendable {
     /// The type planned for an unnamed optional output (no readers, nothing to keep).
     public static let unnamedOutputType = TensorType(.float32, [0])
 
+    /// The options the plan was made with.
     public let options: Options
     /// The arena's size: the planned peak.
     public let arenaBytes: Int
@@ -117,7 +123,9 @@ public struct MemoryPlan: Sendable {
     public let scratchBytes: Int
     /// The plan's initializers in their own block (not in the arena; shared by all runs).
     public let constantBytes: Int
+    /// The arena's blocks: their offsets, sizes, lifetimes and contents.
     public let buffers: [Buffer]
+    /// Every intermediate value's place in the arena.
     public let values: [ValueReport]
     /// Steps in run order, for reports.
     public let stepCount: Int

@@ -23,8 +23,11 @@
 public enum MemoryPlanner {
     /// What the planner needs to know about one step.
     public struct StepInfo {
+        /// The graph node the step runs.
         public var node: Node
+        /// The prepared step: its workspace, in-place and strided-output answers.
         public var step: any PreparedStep
+        /// Pairs a node with the step a backend prepared for it.
         public init(node: Node, step: any PreparedStep) {
             self.node = node
             self.step = step

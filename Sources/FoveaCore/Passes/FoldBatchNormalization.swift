@@ -10,6 +10,7 @@
 public struct FoldBatchNormalization: GraphPass {
     public var name: String { "FoldBatchNormalization" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

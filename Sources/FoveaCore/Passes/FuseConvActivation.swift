@@ -9,6 +9,7 @@
 public struct FuseConvActivation: GraphPass {
     public var name: String { "FuseConvActivation" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

@@ -17,6 +17,7 @@
 public struct FuseConvAdd: GraphPass {
     public var name: String { "FuseConvAdd" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

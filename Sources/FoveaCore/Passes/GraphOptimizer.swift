@@ -17,8 +17,10 @@ public protocol GraphPass: Sendable {
 /// let optimized = try GraphOptimizer.standard.optimize(graph)
 /// ```
 public struct GraphOptimizer: Sendable {
+    /// The passes, run in this order in every round.
     public var passes: [any GraphPass]
 
+    /// Creates an optimizer that runs `passes` to a fixpoint.
     public init(passes: [any GraphPass]) {
         self.passes = passes
     }
@@ -73,6 +75,7 @@ public struct OptimizationOptions: Sendable, Equatable, Hashable {
     /// Let Concat inputs be written straight into their slices (see ``MemoryPlanner``).
     public var elideConcat: Bool
 
+    /// Creates options; every optimization is on by default.
     public init(foldBatchNormalization: Bool = true, fuseActivations: Bool = true, elideConcat: Bool = true) {
         self.foldBatchNormalization = foldBatchNormalization
         self.fuseActivations = fuseActivations

@@ -6,6 +6,7 @@
 public struct RemoveIdentityNodes: GraphPass {
     public var name: String { "RemoveIdentityNodes" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

@@ -13,9 +13,11 @@ import Darwin
 /// still runs in well under a second in a release build). It runs every node,
 /// so the planner puts it last and it takes what no other backend takes.
 public struct ReferenceBackend: Backend {
+    /// `"reference"`: the name this backend goes by in configurations and plans.
     public static let name = "reference"
     public var name: String { Self.name }
 
+    /// Creates the reference backend (it has no state).
     public init() {}
 
     public func supports(_ node: NodeContext) -> Bool { true }

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaCore
 @testable import Fovea
 
 /// Frames made from the shared photos: windows moved by known amounts, with

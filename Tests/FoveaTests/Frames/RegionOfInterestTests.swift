@@ -1,3 +1,4 @@
+import FoveaImage
 import XCTest
 @testable import Fovea
 
