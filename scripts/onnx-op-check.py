@@ -33,6 +33,7 @@ TOLERANCE = 1e-4
 BACKENDS = ["reference", "simd", "kernels", "blas"]
 FLOAT = TensorProto.FLOAT
 RNG = np.random.default_rng(19)
+ort.set_default_logger_severity(3)  # not the deprecation notes about the opset forms tested on purpose
 
 
 def rand(*shape, low=-3.0, high=3.0):
@@ -266,6 +267,11 @@ def resizes():
                     ins = ["x", "roi", "scales", "sizes"]
                 cases.append(Case(f"Resize opset {opset} {mode} {ctm} {nearest or ''} by {by}".replace("  ", " "), opset,
                                   [node("Resize", ins, ["y"], **attrs)], [("x", x)], [("y", FLOAT)], extra))
+    # half_pixel_symmetric differs from half_pixel only when input × scale is fractional (5 × 1.5).
+    for mode in ["linear", "nearest"]:
+        cases.append(Case(f"Resize opset 19 {mode} half_pixel_symmetric fractional length", 19,
+                          [node("Resize", ["x", "", "scales"], ["y"], mode=mode, coordinate_transformation_mode="half_pixel_symmetric")],
+                          [("x", rand(1, 2, 3, 5))], [("y", FLOAT)], [("scales", np.array([1, 1, 1.5, 1.5], np.float32))]))
     # Empty-name optional inputs, as the PyTorch exporter writes Upsample at opset 13+.
     cases.append(Case("Resize opset 13 nearest scales with empty roi name", 13,
                       [node("Resize", ["x", "", "scales"], ["y"], mode="nearest")], [("x", x)], [("y", FLOAT)],
