@@ -1,6 +1,7 @@
 /// An operator whose parameters — a Reshape's target, an Expand's shape, a
-/// Slice's bounds, a ConstantOfShape's shape — are computed by the graph, as
-/// exporters write them for a dynamic batch (`Shape → Gather → Concat → …`).
+/// Slice's bounds, a ConstantOfShape's shape, a Pad's pads — are computed by the
+/// graph, as exporters write them for a dynamic batch (`Shape → Gather → Concat → …`)
+/// or for padding to a multiple of a window (Swin's `(w - W % w) % w`).
 ///
 /// The parameters are int64 tensor inputs after the data input (ConstantOfShape
 /// has no data input). Once the input shapes are fixed,
@@ -15,6 +16,8 @@ public enum ComputedParameters: Sendable, Equatable {
     case slice
     /// Inputs: shape. The output is filled with `value`'s one element, of its type.
     case constantOfShape(value: Tensor)
+    /// Constant-mode Pad. Inputs: data, pads, axes? (the fill value is a constant).
+    case pad(value: Float)
 
     /// The ONNX operator name.
     public var typeName: String {
@@ -23,6 +26,7 @@ public enum ComputedParameters: Sendable, Equatable {
         case .expand: return "Expand"
         case .slice: return "Slice"
         case .constantOfShape: return "ConstantOfShape"
+        case .pad: return "Pad"
         }
     }
 
@@ -38,6 +42,7 @@ public enum ComputedParameters: Sendable, Equatable {
         case .reshape, .expand: return 2...2
         case .slice: return 3...5
         case .constantOfShape: return 1...1
+        case .pad: return 2...3
         }
     }
 
@@ -59,6 +64,16 @@ public enum ComputedParameters: Sendable, Equatable {
                           axes: parameters.count > 2 ? parameters[2] : nil, steps: parameters.count > 3 ? parameters[3] : nil)
         case .constantOfShape:
             throw FoveaError(.invalidModel, "ConstantOfShape becomes a constant, not an operator")
+        case .pad(let value):
+            // The checks the translator makes on constant pads.
+            let pads = try required(0, "pads"), axes = parameters.count > 1 ? parameters[1] : nil
+            guard pads.count % 2 == 0 else {
+                throw FoveaError(.invalidAttribute, "'pads' has \(pads.count) values \(pads); expected an even count (begins then ends)")
+            }
+            if let axes, pads.count != 2 * axes.count {
+                throw FoveaError(.invalidAttribute, "'pads' has \(pads.count) values; expected \(2 * axes.count) (two per axis in 'axes' \(axes))")
+            }
+            return .pad(pads: pads, value: value, axes: axes)
         }
     }
 
