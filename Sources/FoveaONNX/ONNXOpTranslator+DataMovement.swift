@@ -146,6 +146,11 @@ extension ONNXOpTranslator {
     /// `start, start + delta, ...` below `limit` (above it for a negative delta), of the inputs' type.
     static func range(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
         try ctx.expectInputCount(3...3)
+        // Bounds computed from shapes (Swin-T's window arithmetic) are folded at plan time.
+        if !ctx.parametersAreConstant(0..<3) {
+            for (index, role) in ["start", "limit", "delta"].enumerated() { _ = try ctx.requiredInput(index, role) }
+            return TranslatedNode(op: .withComputedParameters(.range), inputs: ctx.inputs)
+        }
         let bounds = try ["start", "limit", "delta"].enumerated().map { index, role -> Tensor in
             _ = try ctx.requiredInput(index, role)
             guard let tensor = try ctx.constantInput(index, role), tensor.count == 1 else {

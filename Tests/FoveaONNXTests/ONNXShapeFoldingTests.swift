@@ -165,4 +165,26 @@ final class ONNXShapeFoldingTests: XCTestCase {
         XCTAssertEqual(y.shape, [1, 1, 2, 8])
         XCTAssertEqual(y.floats, [1, 2, 3, 4, 5, -1, -1, -1, 6, 7, 8, 9, 10, -1, -1, -1])
     }
+
+    /// Range with a limit computed from the shape (Swin-T counts over its window
+    /// this way), refused as "must be a constant" before: folded to a constant.
+    func testRangeWithAComputedLimitIsFolded() throws {
+        let model = B.model(
+            nodes: [
+                B.node("Shape", ["x"], ["s"]),
+                B.node("Gather", ["s", "three"], ["w"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Range", ["zero", "w", "one"], ["r"]),
+                B.node("Cast", ["r"], ["rf"], attributes: [B.attribute("to", int: 1)]),
+                B.node("Add", ["x", "rf"], ["y"], name: "add"),
+            ],
+            inputs: [B.valueInfo("x", dims: [1, 1, 2, 5])], outputs: [B.valueInfo("y", dims: nil)],
+            initializers: [B.int64Tensor("three", dims: [], [3]), B.int64Tensor("zero", dims: [], [0]), B.int64Tensor("one", dims: [], [1])])
+        let graph = try B.load(model)
+        XCTAssertTrue(graph.hasComputedShapes)
+        let plan = try ExecutionPlan(graph: graph)
+        // Range becomes a constant; the Cast to float32 stays (float math is not folded).
+        XCTAssertEqual(plan.graph.nodes.map(\.op.typeName), ["Cast", "Add"])
+        let y = try XCTUnwrap(try plan.run(["x": try Tensor(shape: [1, 1, 2, 5], floats: [Float](repeating: 10, count: 10))])["y"])
+        XCTAssertEqual(y.floats, [10, 11, 12, 13, 14, 10, 11, 12, 13, 14])
+    }
 }
