@@ -51,6 +51,30 @@ def first_line(text, limit=160):
     return (line[:limit] + "…") if len(line) > limit else line
 
 
+def enliven(model, side):
+    """Makes a randomly initialized model's logits depend on its input, so that
+    comparing them means something. As constructed, eval-mode BatchNorm divides
+    by a running variance of 1 while activations shrink layer after layer:
+    GoogLeNet's and Inception-v3's logits came out the same for every input, and
+    ViT's head is initialized to zeros. So: zero Linear weights get seeded
+    normal ones, and BatchNorm statistics are measured on two seeded batches."""
+    import torch
+    for module in model.modules():
+        if isinstance(module, torch.nn.Linear) and not module.weight.any():
+            torch.nn.init.normal_(module.weight, std=0.02)
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.modules.batchnorm._BatchNorm)]
+    if norms:
+        for norm in norms:
+            norm.reset_running_stats()
+            norm.momentum = None  # a plain average over the batches
+        model.train()
+        generator = torch.Generator().manual_seed(1)
+        with torch.no_grad():
+            for _ in range(2):
+                model(torch.randn(4, 3, side, side, generator=generator))
+    return model.eval()
+
+
 def export(name, side, opset, path):
     """Seeded random weights (weights=None), eval mode, static 1×3×side×side input,
     through the TorchScript exporter (the dynamo exporter starts at opset 18)."""
@@ -60,7 +84,7 @@ def export(name, side, opset, path):
     kwargs = {"weights": None}
     if name in ("googlenet", "inception_v3"):
         kwargs["init_weights"] = True  # silences the warning; same default
-    model = getattr(torchvision.models, name)(**kwargs).eval()
+    model = enliven(getattr(torchvision.models, name)(**kwargs), side)
     x = torch.randn(1, 3, side, side, generator=torch.Generator().manual_seed(0))
     tmp = path + ".tmp"
     # Not under torch.no_grad(): there nn.MultiheadAttention (ViT) takes its fused
