@@ -224,6 +224,31 @@ def data_movement():
         Case("SpaceToDepth opset 13", 13, [node("SpaceToDepth", ["x"], ["y"], blocksize=2)], [("x", rand(2, 3, 4, 6))], [("y", FLOAT)]),
         Case("Transpose opset 13", 13, [node("Transpose", ["x"], ["y"], perm=[0, 2, 3, 1])], [("x", x)], [("y", FLOAT)]),
     ]
+    # Mod and ScatterND, as torch.onnx writes Swin-T and ViT-B/16 (zoo check).
+    for fmod in [0, 1]:
+        cases.append(Case(f"Mod opset 13 int64 fmod={fmod}", 13,
+                          [node("Cast", ["x"], ["i"], to=TensorProto.INT64), node("Mod", ["i", "d"], ["y"], fmod=fmod)],
+                          [("x", np.round(rand(2, 3, 5, low=-9, high=9)))], [("y", TensorProto.INT64)], [("d", i64(3, -3, 4, -4, 5))]))
+    cases.append(binary("Mod", 13, rand(5, low=0.5, high=2), name="Mod opset 13 float fmod=1", x=rand(2, 3, 5)))
+    cases[-1].model.graph.node[0].attribute.append(helper.make_attribute("fmod", 1))
+    for opset, reduction in [(13, None), (16, "add"), (16, "mul"), (18, "max"), (18, "min")]:
+        attrs = {"reduction": reduction} if reduction else {}
+        cases.append(Case(f"ScatterND opset {opset} reduction={reduction or 'none'}", opset,
+                          [node("ScatterND", ["x", "i", "u"], ["y"], **attrs)], [("x", rand(2, 3, 4))], [("y", FLOAT)],
+                          [("i", np.array([[0, 1], [1, 2], [0, 0]], np.int64)), ("u", rand(3, 4))]))
+    # Swin-T's padding to a multiple of the window: pads computed from the shape.
+    cases.append(Case("Shape→Mod→Pad opset 13 (Swin window padding)", 13,
+                      [node("Shape", ["x"], ["s"]), node("Gather", ["s", "three"], ["w"], axis=0), node("Mod", ["w", "win"], ["m"]),
+                       node("Sub", ["win", "m"], ["d"]), node("Mod", ["d", "win"], ["r"]), node("Unsqueeze", ["r", "ax"], ["r1"]),
+                       node("Concat", ["zeros", "r1"], ["pads"], axis=0), node("Pad", ["x", "pads", "fill"], ["y"])],
+                      [("x", rand(1, 2, 3, 5))], [("y", FLOAT)],
+                      [("three", np.array(3, np.int64)), ("win", np.array(4, np.int64)), ("ax", i64(0)), ("zeros", np.zeros(7, np.int64)),
+                       ("fill", np.array(0, np.float32))]))
+    cases.append(Case("Shape→Range opset 13 (computed limit)", 13,
+                      [node("Shape", ["x"], ["s"]), node("Gather", ["s", "three"], ["w"], axis=0),
+                       node("Range", ["zero", "w", "one"], ["r"]), node("Cast", ["r"], ["rf"], to=FLOAT), node("Add", ["x", "rf"], ["y"])],
+                      [("x", rand(1, 2, 3, 5))], [("y", FLOAT)],
+                      [("three", np.array(3, np.int64)), ("zero", np.array(0, np.int64)), ("one", np.array(1, np.int64))]))
     # The dynamic-batch shape subgraph exporters write before Flatten/Reshape.
     cases.append(Case("Shape→Gather→Unsqueeze→Concat→Reshape opset 13", 13,
                       [node("Shape", ["x"], ["s"]), node("Gather", ["s", "zero"], ["n"], axis=0),
