@@ -112,12 +112,12 @@ def ort_run(path, x, runs, warmup):
     return output, statistics.median(times)
 
 
-def fovea_run(fovea, path, input_path, output_path, timeout):
+def fovea_run(fovea, path, input_path, output_path, timeout, extra=()):
     """`fovea run` on the default backends at 1 thread; returns (output, error)."""
     if os.path.exists(output_path):
         os.remove(output_path)
     proc = subprocess.run([fovea, "run", "--model", path, "--input", input_path, "--output", output_path,
-                           "--threads", "1"], capture_output=True, text=True, timeout=timeout)
+                           "--threads", "1", *extra], capture_output=True, text=True, timeout=timeout)
     if proc.returncode != 0:
         return None, first_line(proc.stderr or proc.stdout)
     return np.load(output_path), None
@@ -130,6 +130,22 @@ def fovea_bench(fovea, path, input_path, runs, warmup, timeout):
     if proc.returncode != 0:
         raise RuntimeError("fovea bench: " + first_line(proc.stderr or proc.stdout))
     return float(json.loads(proc.stdout)["median_ms"])
+
+
+def explain_mismatch(args, path, input_path, output_path, expected, scale):
+    """Which part of the default plan differs: the same run without Winograd
+    (whose written tolerance is looser), and the reference backend alone."""
+    notes = []
+    for label, extra in [("--winograd off", ["--winograd", "off"]), ("--backend reference", ["--backend", "reference"])]:
+        try:
+            output, error = fovea_run(args.fovea, path, input_path, output_path + ".explain.npy", args.timeout, extra)
+        except subprocess.TimeoutExpired:
+            output, error = None, "timed out"
+        if output is None:
+            notes.append(f"{label}: {error}")
+        else:
+            notes.append(f"{label}: {float(np.max(np.abs(output.astype(np.float64) - expected))) / scale:.1e}")
+    return "; ".join(notes)
 
 
 def check(name, side, opset, args):
@@ -169,6 +185,8 @@ def check(name, side, opset, args):
             row["max_rel_err"] = float(np.max(np.abs(actual.astype(np.float64) - expected))) / scale
             if not np.all(np.isfinite(actual)):
                 row["note"] = "non-finite values in Fovea's output"
+            elif row["max_rel_err"] > TOLERANCE:
+                row["note"] = explain_mismatch(args, path, input_path, output_path, expected, scale)
     try:
         row["fovea_ms"] = fovea_bench(args.fovea, path, input_path, args.runs, args.warmup, args.timeout)
     except subprocess.TimeoutExpired:
