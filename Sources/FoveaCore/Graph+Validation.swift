@@ -120,9 +120,9 @@ extension Op {
         switch self {
         case .conv(let attributes): return attributes.addsResidual ? 4...4 : 2...3
         case .gemm, .layerNormalization: return 2...3
-        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .gather, .compare: return 2...2
+        case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .mod, .gather, .compare: return 2...2
         case .withComputedParameters(let computed): return computed.inputArity
-        case .select: return 3...3
+        case .select, .scatterND: return 3...3
         case .batchNormalization: return 5...5
         case .instanceNormalization, .groupNormalization: return 3...3
         case .concat, .sum, .maximum, .minimum: return 1...Int.max

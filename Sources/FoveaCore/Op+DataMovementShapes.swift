@@ -44,6 +44,23 @@ extension Op {
                 throw FoveaError(.invalidAttribute, "repeats \(repeats) make \(x.shape.shapeDescription) too large")
             }
             return [TensorType(x.dataType, try Self.boundedShape(shape.map(\.partialValue), "repeats \(repeats)"))]
+        case .scatterND(let reduction):
+            let data = try args.required(0, "data"), indices = try args.required(1, "indices"), updates = try args.required(2, "updates")
+            guard indices.dataType == .int64 else {
+                throw FoveaError(.unsupported, "indices has data type \(indices.dataType); expected int64")
+            }
+            guard let depth = indices.shape.last, depth <= data.shape.count else {
+                throw FoveaError(.shapeMismatch, "indices is \(indices.shape.shapeDescription); expected rank >= 1 with a last axis of at most data's rank (data \(data.shape.shapeDescription))")
+            }
+            // One update per index tuple: indices' leading axes, then the addressed slice's axes.
+            let expected = Array(indices.shape.dropLast()) + Array(data.shape[depth...])
+            guard updates.shape == expected, updates.dataType == data.dataType else {
+                throw FoveaError(.shapeMismatch, "updates is \(updates.dataType) \(updates.shape.shapeDescription); expected \(data.dataType) \(expected.shapeDescription) for data \(data.shape.shapeDescription) and indices \(indices.shape.shapeDescription)")
+            }
+            guard reduction == .none || data.dataType != .bool else {
+                throw FoveaError(.unsupported, "reduction '\(reduction.rawValue)' on bool data; expected float32 or int64")
+            }
+            return [data]
         case .select:
             let condition = try args.required(0, "condition"), x = try args.required(1, "X"), y = try args.required(2, "Y")
             guard condition.dataType == .bool else {

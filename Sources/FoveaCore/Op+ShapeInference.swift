@@ -80,6 +80,15 @@ extension Op {
                 throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); \(typeName) computes on two float32 or two int64 tensors")
             }
             return [TensorType(a.dataType, try broadcastShape(a.shape, b.shape))]
+        case .mod(let fmod):
+            let a = try args.required(0, "A"), b = try args.required(1, "B")
+            guard a.dataType == b.dataType, a.dataType != .bool else {
+                throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); Mod computes on two float32 or two int64 tensors")
+            }
+            guard fmod || a.dataType == .int64 else {
+                throw FoveaError(.invalidAttribute, "attribute 'fmod' is 0 with float32 inputs; ONNX Mod requires fmod = 1 for floating-point types")
+            }
+            return [TensorType(a.dataType, try broadcastShape(a.shape, b.shape))]
         case .sum:
             guard !inputs.isEmpty else { throw FoveaError(.invalidModel, "Sum needs at least one input") }
             var shape = try args.float(0, "input 0").shape
@@ -172,7 +181,7 @@ extension Op {
             }
             try Self.requirePerChannel(args, roles: ["scale", "bias"], count: perChannel ? x.shape[1] : groups, of: x)
             return [x]
-        case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth:
+        case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth, .scatterND:
             return try dataMovementTypes(args, outputCount: outputCount)
         case .resize(let attributes):
             let x = try args.float(0, "X")

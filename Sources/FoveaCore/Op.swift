@@ -143,6 +143,16 @@ public enum Op: Sendable, Equatable {
     case spaceToDepth(blockSize: Int)
     /// Inputs: X (float). Nearest or linear resampling to new extents; see ``ResizeAttributes``.
     case resize(ResizeAttributes)
+    /// Inputs: A, B (two float32 or two int64; numpy broadcasting). The remainder
+    /// of A / B with the divisor's sign (Python's `%`, ONNX Mod's default for
+    /// integers), or with the dividend's when `fmod` (C's fmod; ONNX requires it
+    /// for floats). Swin's window arithmetic on shapes uses it.
+    case mod(fmod: Bool)
+    /// Inputs: data (any type), indices (int64; its last axis addresses data's
+    /// leading axes), updates. A copy of data in which each addressed element or
+    /// slice is replaced by its update, or combined with it by `reduction`
+    /// (ONNX ScatterND; Swin builds its shifted-window mask with it).
+    case scatterND(reduction: ScatterReduction)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -204,6 +214,8 @@ public enum Op: Sendable, Equatable {
         case .depthToSpace: return "DepthToSpace"
         case .spaceToDepth: return "SpaceToDepth"
         case .resize: return "Resize"
+        case .mod: return "Mod"
+        case .scatterND: return "ScatterND"
         }
     }
 }

@@ -20,6 +20,9 @@ public struct ResizeAttributes: Sendable, Equatable {
         case asymmetric
         /// `(x + 0.5) / scale`.
         case tfHalfPixelForNN = "tf_half_pixel_for_nn"
+        /// `halfPixel`, shifted so that a fractional output length (input × scale
+        /// rounded down) stays centred on the input (ONNX opset 19).
+        case halfPixelSymmetric = "half_pixel_symmetric"
     }
 
     /// How `nearest` rounds a coordinate between two pixels.

@@ -94,6 +94,17 @@ extension ONNXOpTranslator {
         return same(ctx, .depthToSpace(blockSize: block, columnRowDepth: mode == "CRD"))
     }
 
+    /// `reduction` is from opset 16 (none, add, mul); 18 adds max and min.
+    static func scatterND(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
+        try ctx.expectInputCount(3...3)
+        let name = ctx.opset >= 16 ? try ctx.attributes.string("reduction") ?? "none" : "none"
+        let allowed: [ScatterReduction] = ctx.opset >= 18 ? ScatterReduction.allCases : [.none, .add, .mul]
+        guard let reduction = ScatterReduction(rawValue: name), allowed.contains(reduction) else {
+            throw FoveaError(.invalidAttribute, "attribute 'reduction' is '\(name)'; expected \(allowed.map(\.rawValue).joined(separator: ", "))")
+        }
+        return same(ctx, .scatterND(reduction: reduction))
+    }
+
     static func spaceToDepth(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
         guard let block = try ctx.attributes.int("blocksize") else { throw missing("blocksize") }
         guard block >= 1 else { throw FoveaError(.invalidAttribute, "attribute 'blocksize' is \(block); expected >= 1") }
@@ -135,6 +146,11 @@ extension ONNXOpTranslator {
     /// `start, start + delta, ...` below `limit` (above it for a negative delta), of the inputs' type.
     static func range(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
         try ctx.expectInputCount(3...3)
+        // Bounds computed from shapes (Swin-T's window arithmetic) are folded at plan time.
+        if !ctx.parametersAreConstant(0..<3) {
+            for (index, role) in ["start", "limit", "delta"].enumerated() { _ = try ctx.requiredInput(index, role) }
+            return TranslatedNode(op: .withComputedParameters(.range), inputs: ctx.inputs)
+        }
         let bounds = try ["start", "limit", "delta"].enumerated().map { index, role -> Tensor in
             _ = try ctx.requiredInput(index, role)
             guard let tensor = try ctx.constantInput(index, role), tensor.count == 1 else {

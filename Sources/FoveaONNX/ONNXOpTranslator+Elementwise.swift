@@ -1,7 +1,7 @@
 import FoveaCore
 
 /// The elementwise math and activation operators that become ``UnaryFunction``s,
-/// and the binary Pow and n-ary Max and Min.
+/// and the binary Pow and Mod and n-ary Max and Min.
 extension ONNXOpTranslator {
     /// The canonical op of an elementwise operator, or `nil` if `ctx.opType` is not one.
     static func elementwise(_ ctx: ONNXNodeContext) throws -> Op? {
@@ -33,6 +33,10 @@ extension ONNXOpTranslator {
             }
             return .unary(.gelu(tanhApproximation: approximate == "tanh"))
         case "Pow": return .pow
+        case "Mod":
+            let fmod = try a.int("fmod", default: 0)
+            guard fmod == 0 || fmod == 1 else { throw FoveaError(.invalidAttribute, "attribute 'fmod' is \(fmod); expected 0 or 1") }
+            return .mod(fmod: fmod == 1)
         case "Max": return .maximum
         case "Min": return .minimum
         default: return nil

@@ -113,9 +113,16 @@ extension ONNXOpTranslator {
         } else {
             try ctx.expectInputCount(ctx.opset >= 18 ? 1...4 : 1...3)
             inputs = [try ctx.requiredInput(0, "data")]
-            _ = try ctx.requiredInput(1, "pads")
-            pads = try ctx.constantIntegers(1, "pads") ?? []
+            let padsInput = try ctx.requiredInput(1, "pads")
             value = try ctx.constantScalar(2, "constant_value") ?? 0
+            // Pads (and axes) computed from shapes, as torch.onnx writes Swin-T's
+            // padding to a multiple of the window: folded once the shapes are known.
+            if !ctx.parametersAreConstant(1..<2) || (ctx.opset >= 18 && !ctx.parametersAreConstant(3..<4)) {
+                let axesInput = ctx.opset >= 18 ? ctx.input(3) ?? "" : ""
+                return TranslatedNode(op: .withComputedParameters(.pad(value: value)),
+                                      inputs: [inputs[0], padsInput] + (axesInput.isEmpty ? [] : [axesInput]))
+            }
+            pads = try ctx.constantIntegers(1, "pads") ?? []
             if ctx.opset >= 18 {
                 axes = try ctx.constantIntegers(3, "axes")
             }

@@ -77,6 +77,7 @@ enum ONNXOpTranslator {
         case "Cast": return try cast(ctx)
         case "DepthToSpace": return try depthToSpace(ctx)
         case "SpaceToDepth": return try spaceToDepth(ctx)
+        case "ScatterND": return try scatterND(ctx)
         case "ConstantOfShape": return try constantOfShape(ctx)
         case "Range": return try range(ctx)
         case "Resize": return try resize(ctx)

@@ -32,6 +32,8 @@ public enum ONNXOperatorSupport {
         table["Where"] = 9...all.upperBound
         table["ConstantOfShape"] = 9...all.upperBound
         table["Range"] = 11...all.upperBound
+        table["Mod"] = 10...all.upperBound
+        table["ScatterND"] = 11...all.upperBound
         // Upsample was deprecated by Resize in opset 10.
         table["Upsample"] = all.lowerBound...9
         // Resize-10 has no coordinate_transformation_mode; Fovea reads it from 11.

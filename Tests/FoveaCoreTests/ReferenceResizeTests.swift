@@ -22,6 +22,17 @@ final class ReferenceResizeTests: XCTestCase {
                     [1, 1.5, 2, 2.5, 3, 3.5, 4, 4])
     }
 
+    func testHalfPixelSymmetricCentresAFractionalOutputLength() throws {
+        // 5 × 1.5 = 7.5 → 7 pixels: the shift (5/2)(1 − 7/7.5) puts the first and last
+        // outputs on the first and last inputs (onnxruntime: 1, 1.667, ..., 5).
+        let five = Tensor(uncheckedShape: [1, 1, 1, 5], floats: [1, 2, 3, 4, 5])
+        let a = ResizeAttributes(mode: .linear, coordinates: .halfPixelSymmetric, scales: [1, 1, 1, 1.5])
+        assertClose(try resize(five, a), [1, 1, 1, 7], (0..<7).map { 1 + Float($0) / 1.5 })
+        // A whole output length needs no shift: the same as half_pixel.
+        let whole = ResizeAttributes(mode: .linear, coordinates: .halfPixelSymmetric, scales: [1, 1, 1, 2])
+        XCTAssertEqual(try resize(row, whole).floats, try resize(row, ResizeAttributes(mode: .linear, scales: [1, 1, 1, 2])).floats)
+    }
+
     func testBilinearOverTwoAxes() throws {
         // 2×2 → 3×3 with align_corners: the centre is the mean of the four.
         let square = Tensor(uncheckedShape: [1, 1, 2, 2], floats: [0, 2, 4, 6])

@@ -124,6 +124,10 @@ final class ONNXResizeFormTests: XCTestCase {
                        .resize(ResizeAttributes(mode: .linear, coordinates: .alignCorners, sizes: [1, 2, 3, 3])))
         XCTAssertEqual(try resize([B.attribute("nearest_mode", string: "floor"), B.attribute("coordinate_transformation_mode", string: "asymmetric")]),
                        .resize(ResizeAttributes(mode: .nearest, coordinates: .asymmetric, nearestRounding: .floor, scales: [1, 1, 2, 2])))
+        // Resize-19's coordinate mode (was refused as unknown).
+        XCTAssertEqual(try resize([B.attribute("mode", string: "linear"), B.attribute("coordinate_transformation_mode", string: "half_pixel_symmetric")],
+                                  opset: 19),
+                       .resize(ResizeAttributes(mode: .linear, coordinates: .halfPixelSymmetric, scales: [1, 1, 2, 2])))
     }
 
     func testRefusedModesAreTypedErrors() {

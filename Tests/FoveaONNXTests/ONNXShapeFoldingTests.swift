@@ -136,4 +136,55 @@ final class ONNXShapeFoldingTests: XCTestCase {
         let x = try Tensor(shape: [2, 4, 2], floats: (0..<16).map(Float.init))
         XCTAssertEqual(try plan.run(["x": x])["y"]?.floats, [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13])
     }
+
+    /// Swin-T's padding to a multiple of the window, `(w - W % w) % w`, as
+    /// torch.onnx writes it: Mod on shape values, then a constant-mode Pad whose
+    /// pads the graph computes (refused as "must be a constant" before).
+    func testPadWithPadsComputedFromTheShapeIsFolded() throws {
+        let model = B.model(
+            nodes: [
+                B.node("Shape", ["x"], ["s"]),
+                B.node("Gather", ["s", "three"], ["w"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Mod", ["w", "window"], ["m"]),
+                B.node("Sub", ["window", "m"], ["d"]),
+                B.node("Mod", ["d", "window"], ["right"]),
+                B.node("Unsqueeze", ["right", "axes"], ["right1"]),
+                B.node("Concat", ["zeros", "right1"], ["pads"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Pad", ["x", "pads", "fill"], ["y"], name: "pad"),
+            ],
+            inputs: [B.valueInfo("x", dims: [1, 1, 2, 5])], outputs: [B.valueInfo("y", dims: nil)],
+            initializers: [B.int64Tensor("three", dims: [], [3]), B.int64Tensor("window", dims: [], [4]),
+                           B.int64Tensor("axes", dims: [1], [0]), B.int64Tensor("zeros", dims: [7], [0, 0, 0, 0, 0, 0, 0]),
+                           B.floatTensor("fill", dims: [], [-1])])
+        let graph = try B.load(model)
+        XCTAssertTrue(graph.hasComputedShapes)
+        let plan = try ExecutionPlan(graph: graph)
+        // 5 % 4 = 1 → (4 - 1) % 4 = 3 columns on the right.
+        XCTAssertEqual(plan.graph.nodes.map(\.op), [.pad(pads: [0, 0, 0, 0, 0, 0, 0, 3], value: -1, axes: nil)])
+        let y = try XCTUnwrap(try plan.run(["x": try Tensor(shape: [1, 1, 2, 5], floats: (1...10).map(Float.init))])["y"])
+        XCTAssertEqual(y.shape, [1, 1, 2, 8])
+        XCTAssertEqual(y.floats, [1, 2, 3, 4, 5, -1, -1, -1, 6, 7, 8, 9, 10, -1, -1, -1])
+    }
+
+    /// Range with a limit computed from the shape (Swin-T counts over its window
+    /// this way), refused as "must be a constant" before: folded to a constant.
+    func testRangeWithAComputedLimitIsFolded() throws {
+        let model = B.model(
+            nodes: [
+                B.node("Shape", ["x"], ["s"]),
+                B.node("Gather", ["s", "three"], ["w"], attributes: [B.attribute("axis", int: 0)]),
+                B.node("Range", ["zero", "w", "one"], ["r"]),
+                B.node("Cast", ["r"], ["rf"], attributes: [B.attribute("to", int: 1)]),
+                B.node("Add", ["x", "rf"], ["y"], name: "add"),
+            ],
+            inputs: [B.valueInfo("x", dims: [1, 1, 2, 5])], outputs: [B.valueInfo("y", dims: nil)],
+            initializers: [B.int64Tensor("three", dims: [], [3]), B.int64Tensor("zero", dims: [], [0]), B.int64Tensor("one", dims: [], [1])])
+        let graph = try B.load(model)
+        XCTAssertTrue(graph.hasComputedShapes)
+        let plan = try ExecutionPlan(graph: graph)
+        // Range becomes a constant; the Cast to float32 stays (float math is not folded).
+        XCTAssertEqual(plan.graph.nodes.map(\.op.typeName), ["Cast", "Add"])
+        let y = try XCTUnwrap(try plan.run(["x": try Tensor(shape: [1, 1, 2, 5], floats: [Float](repeating: 10, count: 10))])["y"])
+        XCTAssertEqual(y.floats, [10, 11, 12, 13, 14, 10, 11, 12, 13, 14])
+    }
 }

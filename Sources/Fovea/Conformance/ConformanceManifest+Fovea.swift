@@ -283,6 +283,19 @@ test_min_two_inputs
 - test_min_uint32: uint32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
 - test_min_uint64: uint64 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
 - test_min_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
+test_mod_broadcast
+test_mod_int64_fmod
+test_mod_mixed_sign_float16
+test_mod_mixed_sign_float32
+test_mod_mixed_sign_float64
+- test_mod_mixed_sign_int16: int16 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_mod_mixed_sign_int32: int32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+test_mod_mixed_sign_int64
+- test_mod_mixed_sign_int8: int8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
+- test_mod_uint16: uint16 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_mod_uint32: uint32 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_mod_uint64: uint64 tensors: Fovea computes in float32 (integer arithmetic is out of scope)
+- test_mod_uint8: uint8 tensors: Fovea computes in float32 (int8/uint8 models are out of scope)
 test_mul
 test_mul_bcast
 test_mul_example
@@ -400,6 +413,9 @@ test_resize_upsample_sizes_nearest
 test_resize_upsample_sizes_nearest_ceil_half_pixel
 test_resize_upsample_sizes_nearest_floor_align_corners
 test_resize_upsample_sizes_nearest_round_prefer_ceil_asymmetric
+test_scatternd
+test_scatternd_add
+test_scatternd_multiply
 - test_selu: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_selu_default: the model declares opset 6; Fovea reads opsets 7 to 21
 - test_selu_example: the model declares opset 6; Fovea reads opsets 7 to 21

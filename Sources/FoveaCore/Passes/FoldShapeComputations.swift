@@ -32,8 +32,7 @@ extension Graph {
             let location = location(of: node)
             if case .withComputedParameters(let computed) = node.op,
                let parameters = try FoveaError.at(location, { try Self.knownParameters(node, computed, values) }) {
-                if case .constantOfShape = computed, let output = node.outputs.first {
-                    let tensor = try FoveaError.at(location) { try computed.constant(shape: parameters.first.flatMap { $0 } ?? []) }
+                if let output = node.outputs.first, let tensor = try FoveaError.at(location, { try computed.constantValue(parameters) }) {
                     values[output] = tensor
                     types[output] = TensorType(tensor.dataType, tensor.shape)
                     continue

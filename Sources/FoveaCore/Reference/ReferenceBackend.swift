@@ -167,6 +167,10 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceReduction.argMax(args, axis: axis, selectLastIndex: selectLastIndex, outputShape: shape)]
         case .pow:
             return [try ReferenceBinary.run(args, outputShape: shape) { powf($0, $1) }]
+        case .mod(let fmod):
+            return [try ReferenceRemainder.run(args, fmod: fmod, outputShape: shape)]
+        case .scatterND(let reduction):
+            return [try ReferenceScatter.scatterND(args, reduction: reduction)]
         case .maximum:
             return [try ReferenceBinary.extremum(args, outputShape: shape, largest: true)]
         case .minimum:

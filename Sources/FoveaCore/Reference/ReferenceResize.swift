@@ -33,6 +33,10 @@ enum ReferenceResize {
             return length == 1 ? 0 : x * Double(input - 1) / (length - 1)
         case .asymmetric: return x / scale
         case .tfHalfPixelForNN: return (x + 0.5) / scale
+        // The spec's offset = (input / 2) × (1 − output / (input × scale)): zero when the scale gives whole pixels.
+        case .halfPixelSymmetric:
+            let adjustment = Double(output) / (scale * Double(input))
+            return Double(input) / 2 * (1 - adjustment) + (x + 0.5) / scale - 0.5
         }
     }
 
