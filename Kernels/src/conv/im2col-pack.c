@@ -8,23 +8,28 @@
 
 #include <string.h>
 
-/* A run of a panel's columns on one output row. */
+/* A run of a panel's columns on one output row of one image. */
 typedef struct segment {
     size_t column;   /* first column within the panel */
     size_t count;
+    size_t image;
     size_t out_row;
     size_t out_col;  /* first output column */
 } segment;
 
-/* Splits panel columns [n0, n0 + count) into output-row segments; returns how many. */
+/*
+ * Splits panel columns [n0, n0 + count) of the merged (image, pixel) columns
+ * into output-row segments; returns how many.
+ */
 static size_t panel_segments(const fovea_conv2d_params *p, size_t n0, size_t count, segment *out) {
+    const size_t image_columns = p->output_height * p->output_width;
     size_t made = 0, column = 0;
     while (column < count) {
-        const size_t pixel = n0 + column;
+        const size_t pixel = (n0 + column) % image_columns, image = (n0 + column) / image_columns;
         const size_t oh = pixel / p->output_width, ow = pixel % p->output_width;
         size_t run = p->output_width - ow;
         if (run > count - column) run = count - column;
-        out[made++] = (segment){column, run, oh, ow};
+        out[made++] = (segment){column, run, image, oh, ow};
         column += run;
     }
     return made;
@@ -62,8 +67,8 @@ static void pack_segment(const fovea_conv2d_params *p, const float *plane, size_
     for (int64_t q = end; q < (int64_t)s->count; q++) dst[q] = 0.0f;
 }
 
-void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, fovea_isa isa,
-                       float *packed) {
+void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t image_stride, size_t n0, size_t nc,
+                       size_t nr, fovea_isa isa, float *packed) {
 #if FOVEA_HAVE_X86_VARIANTS
     const fovea_gather_stride2_fn gather_stride2 =
         isa == FOVEA_ISA_AVX512 ? fovea_gather_stride2__avx512 : fovea_gather_stride2__scalar;
@@ -78,7 +83,7 @@ void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, 
     segment segments[64];
     for (size_t j0 = 0; j0 < nc; j0 += nr) {
         const size_t columns = nc - j0 < nr ? nc - j0 : nr;
-        /* A panel narrower than the output row has at most 2 segments; wider rows are rare (nr ≤ 64). */
+        /* At most one segment per column (nr ≤ 64): 1×1 outputs over a batch. */
         const size_t count = panel_segments(p, n0 + j0, columns, segments);
         float *panel = packed + (j0 / nr) * k_total * nr;
         for (size_t c = 0; c < group_channels; c++) {
@@ -86,7 +91,9 @@ void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, 
             for (size_t kh = 0; kh < p->kernel_height; kh++) {
                 for (size_t kw = 0; kw < p->kernel_width; kw++) {
                     float *dst = panel + ((c * p->kernel_height + kh) * p->kernel_width + kw) * nr;
-                    for (size_t s = 0; s < count; s++) pack_segment(p, plane, kh, kw, &segments[s], gather_stride2, dst + segments[s].column);
+                    for (size_t s = 0; s < count; s++)
+                        pack_segment(p, plane + segments[s].image * image_stride, kh, kw, &segments[s], gather_stride2,
+                                     dst + segments[s].column);
                     if (columns < nr) memset(dst + columns, 0, (nr - columns) * sizeof(float));
                 }
             }
