@@ -244,8 +244,15 @@ static void run_straddling_panel(const conv_run *r, const float *a_panel, const 
     if (r->add)
         for (size_t i = 0; i < rows; i++)
             for (size_t j = 0; j < width; j++) tile[i * nr + j] = out[j][i * image_columns];
-    r->config->ukernel(rows, width, r->h->reduction, a_panel, b_panel, tile, nr, r->bias + g * gm + row0, r->add,
-                       &r->epilogue);
+    const fovea_gemm_config *narrow = r->config->narrow;
+    if (narrow != NULL && width <= narrow->nr) {
+        /* A fully connected layer's batch (8 columns) fits the narrow tile. */
+        narrow->ukernel_ldb(rows, width, r->h->reduction, a_panel, b_panel, nr, tile, nr, r->bias + g * gm + row0,
+                            r->add, &r->epilogue);
+    } else {
+        r->config->ukernel(rows, width, r->h->reduction, a_panel, b_panel, tile, nr, r->bias + g * gm + row0, r->add,
+                           &r->epilogue);
+    }
     for (size_t i = 0; i < rows; i++)
         for (size_t j = 0; j < width; j++) out[j][i * image_columns] = tile[i * nr + j];
 }
