@@ -3,7 +3,9 @@
  * naive one in double, for every ISA: random shapes with ragged channel
  * counts, odd sizes, pads, strides, dilations, groups, batches, strided
  * outputs whose gaps must stay untouched, biases and activations, a
- * residual the output starts from (fovea_conv2d_add_f32); and bad arguments.
+ * residual the output starts from (fovea_conv2d_add_f32); batches of small
+ * planes, whose column panels straddle images (one GEMM over N·OH·OW
+ * columns); and bad arguments.
  */
 #include "test_support.h"
 
@@ -24,7 +26,7 @@ static fovea_conv2d_params random_params(test_rng *rng) {
         p.groups = rng_int(rng, 0, 3) == 0 ? 2 : 1;
         p.channels = p.groups * (size_t)rng_int(rng, 1, 300);
         p.output_channels = p.groups * (size_t)rng_int(rng, 1, 70);
-        p.batch = (size_t)rng_int(rng, 1, 3);
+        p.batch = (size_t)rng_int(rng, 1, 9);
         p.input_height = p.input_width = p.output_height = p.output_width = 1;
         p.kernel_height = p.kernel_width = p.stride_height = p.stride_width = p.dilation_height = p.dilation_width = 1;
         return p;
@@ -33,7 +35,7 @@ static fovea_conv2d_params random_params(test_rng *rng) {
         p.groups = rng_int(rng, 0, 4) == 0 ? (size_t)rng_int(rng, 2, 3) : 1;
         p.channels = p.groups * (size_t)rng_int(rng, 1, 20);
         p.output_channels = p.groups * (size_t)rng_int(rng, 1, 40);
-        p.batch = (size_t)rng_int(rng, 1, 3);
+        p.batch = rng_int(rng, 0, 3) == 0 ? (size_t)rng_int(rng, 4, 9) : (size_t)rng_int(rng, 1, 3);
         p.input_height = (size_t)rng_int(rng, 1, 23);
         p.input_width = (size_t)rng_int(rng, 1, 41);
         const int pointwise = rng_int(rng, 0, 2) == 0;
@@ -84,12 +86,12 @@ static void naive_conv(const fovea_conv2d_params *p, const float *w, const float
                 }
 }
 
-static void check_random_shapes(const char *isa, test_rng *rng) {
+/* One shape with random data, threads, bias, activation, output stride and residual, against naive_conv. */
+static void check_shape(const char *isa, test_rng *rng, const fovea_conv2d_params p, int trial) {
     const fovea_activation activations[] = {{FOVEA_ACTIVATION_NONE, 0, 0, 0}, {FOVEA_ACTIVATION_RELU, 0, 0, 0},
                                             {FOVEA_ACTIVATION_CLIP, -0.5f, 0.5f, 0},
                                             {FOVEA_ACTIVATION_LEAKY_RELU, 0, 0, 0.25f}};
-    for (int trial = 0; trial < 250; trial++) {
-        const fovea_conv2d_params p = random_params(rng);
+    {
         const size_t gc = p.channels / p.groups;
         const size_t x_count = p.batch * p.channels * p.input_height * p.input_width;
         const size_t w_count = p.output_channels * gc * p.kernel_height * p.kernel_width;
@@ -137,14 +139,46 @@ static void check_random_shapes(const char *isa, test_rng *rng) {
             if (n + 1 < p.batch)
                 for (size_t i = image; i < y_stride; i++) gap_written |= float_bits(y.data[n * y_stride + i]) != guard_bits;
         }
-        CHECK(worst <= tolerance, "%s %s%s trial %d (C %zu M %zu G %zu %zux%zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu): error %g",
-              isa, fovea_conv2d_kernel_name(packed), add ? " add" : "", trial, p.channels, p.output_channels, p.groups, p.input_height,
+        CHECK(worst <= tolerance, "%s %s%s trial %d (N %zu C %zu M %zu G %zu %zux%zu k %zux%zu s %zu,%zu d %zu,%zu p %zu,%zu): error %g",
+              isa, fovea_conv2d_kernel_name(packed), add ? " add" : "", trial, p.batch, p.channels, p.output_channels, p.groups, p.input_height,
               p.input_width, p.kernel_height, p.kernel_width, p.stride_height, p.stride_width, p.dilation_height,
               p.dilation_width, p.pad_top, p.pad_left, worst);
         CHECK(!gap_written && guards_intact(&y), "%s trial %d: wrote outside the output images", isa, trial);
         free(expected), free(scale), free(workspace), free(packed), free(w), free(bias), free(residual);
         guarded_free(&y);
         fenced_free(&x);
+    }
+}
+
+static void check_random_shapes(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 250; trial++) check_shape(isa, rng, random_params(rng), trial);
+}
+
+/*
+ * Batches of the small planes ResNet and MobileNet end with (7×7, 14×14,
+ * 1×1): many column panels hold the end of one image and the start of the
+ * next, and deep reductions (K > 512) split those panels' k-blocks.
+ */
+static void check_batched_small_planes(const char *isa, test_rng *rng) {
+    /* batch, C, H, W, M, groups, kernel, stride, pad */
+    static const size_t shapes[][9] = {
+        {8, 64, 7, 7, 40, 1, 1, 1, 0},  {8, 24, 7, 7, 19, 1, 3, 1, 1},   {8, 600, 7, 7, 17, 1, 1, 1, 0},
+        {5, 33, 13, 13, 9, 1, 1, 2, 0}, {8, 300, 1, 1, 70, 1, 1, 1, 0},  {3, 40, 14, 14, 33, 1, 3, 1, 1},
+        {8, 16, 5, 3, 12, 2, 3, 2, 1},  {7, 530, 3, 3, 20, 1, 3, 1, 1},  {8, 3, 23, 23, 16, 1, 7, 2, 3},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const size_t *s = shapes[i];
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.batch = s[0], p.channels = s[1], p.input_height = s[2], p.input_width = s[3];
+        p.output_channels = s[4], p.groups = s[5];
+        p.kernel_height = p.kernel_width = s[6];
+        p.stride_height = p.stride_width = s[7];
+        p.dilation_height = p.dilation_width = 1;
+        p.pad_top = p.pad_left = s[8];
+        p.output_height = output_extent(p.input_height, s[6], s[7], 1, s[8], s[8]);
+        p.output_width = output_extent(p.input_width, s[6], s[7], 1, s[8], s[8]);
+        for (int repeat = 0; repeat < 4; repeat++) check_shape(isa, rng, p, 1000 + (int)i * 4 + repeat);
     }
 }
 
@@ -200,6 +234,7 @@ int main(void) {
             continue;
         }
         check_random_shapes(test_isas[isa], &rng);
+        check_batched_small_planes(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     check_bad_arguments();

@@ -31,6 +31,9 @@ struct Bench: ParsableCommand {
     @Option(name: .customLong("input"), help: "An input (.npy, .pb or a photo); default: seeded random values.")
     var inputs: [String] = []
 
+    @Option(help: "Random inputs with this batch size (first dimension) instead of the declared one (1...256).")
+    var batch: Int?
+
     @Flag(help: "Print JSON.")
     var json = false
 
@@ -50,12 +53,16 @@ struct Bench: ParsableCommand {
     func validate() throws {
         try RunCounts.validate(runs: runs, warmup: warmup)
         try validateLayerOptions()
+        if let batch {
+            guard (1...256).contains(batch) else { throw ValidationError("--batch must be in 1...256") }
+            guard inputs.isEmpty, !layers else { throw ValidationError("--batch applies to random inputs, without --input or --layers") }
+        }
     }
 
     func run() throws {
         if layers { return try runLayers() }
         let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
-        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded, limits: pixels.limits)
+        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded, batch: batch) : try ModelInputs.fromFiles(inputs, model: loaded, limits: pixels.limits)
         let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)
         if json {
             try printJSON(result, [.sortedKeys])

@@ -55,8 +55,9 @@ enum ModelInputs {
     }
 
     /// Seeded standard-normal inputs of the model's declared shapes (symbolic
-    /// dimensions as 1), checked against the model's memory limit before any is made.
-    static func random(for model: Model, seed: UInt64 = 0) throws -> [String: Tensor] {
+    /// dimensions as 1; the first dimension `batch` when given), checked
+    /// against the model's memory limit before any is made.
+    static func random(for model: Model, seed: UInt64 = 0, batch: Int? = nil) throws -> [String: Tensor] {
         var generator = SeededGenerator(seed: seed)
         var shapes: [(name: String, shape: [Int])] = []
         var total = 0
@@ -64,7 +65,8 @@ enum ModelInputs {
             guard input.dataType == .float32, let dims = input.dimensions else {
                 throw ValidationError("input '\(input.name.terminalSafe)' (\(input.dataType), \(input.shapeDescription)) needs a value; give it with --input")
             }
-            let shape = dims.map { if case .known(let n) = $0 { return n } else { return 1 } }
+            var shape = dims.map { if case .known(let n) = $0 { return n } else { return 1 } }
+            if let batch, !shape.isEmpty { shape[0] = batch }
             let type = TensorType(.float32, shape)
             let bytes = MemoryLimit.bytes(of: type)
             let location = FoveaError.Location(file: model.path)

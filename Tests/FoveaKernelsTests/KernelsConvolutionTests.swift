@@ -285,4 +285,44 @@ final class KernelsConvolutionTests: XCTestCase {
             LayerCheck.compareRelative([contiguous], [try c.reference()], bound: step.tolerance, step.algorithm)
         }
     }
+
+    /// Batch 8 on the small planes ResNet-50 and MobileNetV2 end with (7×7,
+    /// 14×14, 1×1 and ragged sizes): the GEMM runs one product over all
+    /// images' pixels, so column panels straddle images; Winograd and
+    /// depthwise split tiles and planes of the whole batch. Each against the
+    /// reference at its step's tolerance (LayerCheck also writes a strided
+    /// output), on 1 and 2 threads.
+    func testBatchOfSmallPlanesOnEveryAlgorithm() throws {
+        var rng = ConvRandom(seed: 18)
+        // (batch, channels, outputs, height, width, kernel, stride, group, policy, expected algorithm prefix)
+        let cases: [(Int, Int, Int, Int, Int, Int, Int, Int, WinogradPolicy, String)] = [
+            (8, 40, 37, 7, 7, 1, 1, 1, .off, "gemm 1x1"),
+            (8, 530, 19, 7, 7, 1, 1, 1, .off, "gemm 1x1"),                // K > 512: k-blocks
+            (8, 300, 70, 1, 1, 1, 1, 1, .off, "gemm 1x1"),                // fully connected
+            (5, 33, 21, 13, 13, 1, 2, 1, .off, "im2col+gemm 1x1"),        // stride-2 shortcut
+            (8, 24, 19, 7, 7, 3, 1, 1, .off, "im2col+gemm 3x3"),
+            (3, 16, 33, 14, 9, 3, 1, 1, .off, "im2col+gemm 3x3"),
+            (8, 6, 10, 11, 11, 3, 2, 2, .off, "im2col+gemm 3x3"),         // grouped, strided
+            (8, 24, 19, 7, 7, 3, 1, 1, .forced(.winogradF2), "winograd_f2"),
+            (8, 24, 19, 7, 7, 3, 1, 1, .forced(.winogradF4), "winograd_f4"),
+            (8, 24, 19, 7, 7, 3, 1, 1, .forced(.winogradF6), "winograd_f6"),
+            (8, 12, 12, 7, 7, 3, 1, 12, .off, "dwconv_3x3s1"),
+            (8, 12, 12, 14, 14, 3, 2, 12, .off, "dwconv_3x3s2"),
+        ]
+        for (batch, channels, outputs, height, width, kernel, stride, group, policy, prefix) in cases {
+            let x = try Tensor(shape: [batch, channels, height, width], floats: rng.floats(batch * channels * height * width))
+            let wShape = [outputs, channels / group, kernel, kernel]
+            let w = try Tensor(shape: wShape, floats: rng.floats(wShape.elementCount))
+            let b = try Tensor(shape: [outputs], floats: rng.floats(outputs))
+            let pad = kernel / 2
+            let c = ConvCase(input: x, weights: w, bias: b,
+                             attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [stride, stride], dilations: [1, 1],
+                                                        pads: [pad, pad, pad, pad], group: group, activation: .relu))
+            for threads in [1, 2] {
+                let algorithm = try LayerCheck.check(KernelsBackend(winograd: policy), c.op, c.presentInputs, constants: c.constantIndices,
+                                                     tolerance: nil, threads: threads, "batch \(batch) \(threads) threads: \(c)")
+                XCTAssertTrue(algorithm.hasPrefix(prefix), "\(c): ran '\(algorithm)', expected '\(prefix)...'")
+            }
+        }
+    }
 }

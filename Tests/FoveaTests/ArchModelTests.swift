@@ -92,4 +92,36 @@ final class ArchModelTests: XCTestCase {
             XCTAssertEqual(fused.count, adds, name)
         }
     }
+
+    /// Batch 8 on the kernels backend (one GEMM per layer over the batch):
+    /// each image of the batch agrees with the same image run alone, and the
+    /// image that is the script's input agrees with onnxruntime's output.
+    func testBatchOfEightMatchesSingleImages() throws {
+        for name in ["mobilenetv2", "resnet50"] {
+            let (path, input, onnxruntime) = try files(name)
+            let model = try Model(contentsOf: path, configuration: ModelConfiguration(backends: ["kernels"], threads: 2))
+            let inputName = model.graph.inputs[0].name
+            let base = try XCTUnwrap(input.floats)
+            var generator = SeededGenerator(seed: 18)
+            // Image 3 is the script's input; the others are it plus noise, so every image differs.
+            let images = (0..<8).map { index in
+                index == 3 ? base : base.map { $0 + 0.5 * generator.nextGaussian() }
+            }
+            let batch = try Tensor(shape: [8] + input.shape.dropFirst(), floats: images.flatMap { $0 })
+            let batched = try XCTUnwrap(model.predict([inputName: batch]).values.first?.floats)
+            let classes = batched.count / 8
+            for (index, image) in images.enumerated() {
+                let alone = try XCTUnwrap(model.predict([inputName: try Tensor(shape: input.shape, floats: image)]).values.first?.floats)
+                let row = Array(batched[index * classes..<(index + 1) * classes])
+                let scale = alone.map(abs).max() ?? 1
+                let error = zip(row, alone).map { abs($0 - $1) }.max() ?? .infinity
+                XCTAssertLessThanOrEqual(error / scale, 1e-4, "\(name) image \(index): batch of 8 against alone")
+            }
+            let expected = try XCTUnwrap(onnxruntime.floats)
+            let row = Array(batched[3 * classes..<4 * classes])
+            let scale = expected.map(abs).max() ?? 1
+            XCTAssertLessThanOrEqual((zip(row, expected).map { abs($0 - $1) }.max() ?? .infinity) / scale, 1e-4,
+                                     "\(name): batch of 8 against onnxruntime")
+        }
+    }
 }

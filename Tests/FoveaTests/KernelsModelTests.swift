@@ -29,6 +29,18 @@ final class KernelsModelTests: XCTestCase {
     /// The path of a convolution's algorithm string.
     private func isWinograd(_ algorithm: String, _ variant: String) -> Bool { algorithm.hasPrefix("winograd_\(variant)") }
 
+    /// SqueezeNet 1.1 at batch 8 against the reference node by node: the
+    /// GEMM convolutions run one product over all eight images' pixels
+    /// (13×13 planes put image boundaries inside column panels).
+    func testSqueezeNet11BatchOfEightParity() throws {
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let feeds = try randomFeeds(model, seed: 18, batch: 8)
+        let report = try XCTUnwrap(ParityCheck(model: model, threads: 2).run(inputs: feeds, backends: [try kernels()]).first)
+        XCTAssertTrue(report.passed, "batch 8: max rel \(report.maxRelativeError) > bound \(report.tolerance)")
+        XCTAssertLessThanOrEqual(report.maxRelativeError, 1e-4, "batch 8")
+        XCTAssertEqual(report.fallbacks, [])
+    }
+
     /// SqueezeNet 1.1 under each policy: parity with the reference, and the
     /// routing each policy promises (forced: every 3×3 stride-1 convolution
     /// on that variant, conv1's stride 2 on im2col; off: no Winograd).

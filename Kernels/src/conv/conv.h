@@ -38,11 +38,12 @@ static inline int fovea_conv_is_pointwise(const fovea_conv2d_params *p) {
 
 /*
  * Packs columns [n0, n0 + nc) of one group's im2col matrix (K rows, one per
- * (channel, kh, kw); one column per output pixel) into column panels of nr,
- * K×nr floats each. `x` points at the group's first input channel.
+ * (channel, kh, kw); one column per output pixel of every image in turn:
+ * N·OH·OW) into column panels of nr, K×nr floats each. `x` points at the
+ * group's first input channel of image 0; image n's is image_stride floats on.
  */
-void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t n0, size_t nc, size_t nr, fovea_isa isa,
-                       float *packed);
+void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t image_stride, size_t n0, size_t nc,
+                       size_t nr, fovea_isa isa, float *packed);
 
 /* dst[q] = src[2q] for q < count: the stride-2 gather of im2col rows, per ISA. */
 typedef void (*fovea_gather_stride2_fn)(float *dst, const float *src, size_t count);

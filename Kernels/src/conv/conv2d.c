@@ -1,9 +1,12 @@
 /*
- * The GEMM convolution: per (image, group), Y = A · B with A the packed
- * weights (M×K) and B the input planes (1×1) or im2col columns (K × OH·OW),
+ * The GEMM convolution: per group, Y = A · B with A the packed weights (M×K)
+ * and B the input planes (1×1) or im2col columns, one GEMM over the whole
+ * batch: B's columns are every image's output pixels in turn (N·OH·OW), so
+ * small planes (7×7, 14×14) fill whole column panels and the weights stream
+ * through the cache once per column block instead of once per image. B is
  * packed block by block into each thread's workspace slice.
  *
- * Work is split into units (image, group, column block, row chunk), row chunk
+ * Work is split into units (group, column block, row chunk), row chunk
  * fastest, so a thread with consecutive units of one column block packs it
  * once. The parallel loop only hands each thread a contiguous range of units.
  */
@@ -67,10 +70,16 @@ const char *fovea_conv2d_kernel_name(const void *packed) {
     return h ? fovea_gemm_config_for((fovea_isa)h->isa)->name : NULL;
 }
 
-/* How a run splits its work. */
+/*
+ * How a run splits its work. Column blocks split the panels of the merged
+ * column range evenly (block b holds panels [P·b/B, P·(b+1)/B)), so no
+ * thread is left with a last block of a few columns.
+ */
 typedef struct schedule {
-    size_t column_block;   /* columns per block, a multiple of nr */
-    size_t column_blocks;  /* per (image, group) */
+    size_t columns;        /* per group: batch × output pixels */
+    size_t panels;         /* column panels over those columns */
+    size_t column_blocks;  /* per group */
+    size_t block_panels;   /* panels of the largest column block */
     size_t row_chunks;     /* per column block */
     size_t row_panels;     /* per group */
     size_t units;
@@ -80,46 +89,59 @@ typedef struct schedule {
 static schedule make_schedule(const fovea_conv_header *h, size_t threads) {
     const fovea_gemm_config *config = fovea_gemm_config_for((fovea_isa)h->isa);
     const fovea_conv2d_params *p = &h->params;
-    const size_t columns = p->output_height * p->output_width;
+    const size_t nr = config->nr;
     const size_t kc = h->reduction < k_block ? h->reduction : k_block;
-    schedule s;
-    size_t block = b_block_floats / kc / config->nr * config->nr;
-    if (block < config->nr) block = config->nr;
-    const size_t images = p->batch * p->groups;
     if (threads < 1) threads = 1;
-    /* At least two units per thread when images alone are too few. */
-    const size_t wanted = (2 * threads + images - 1) / images;
-    const size_t even = round_up((columns + wanted - 1) / wanted, config->nr);
-    if (block > even) block = even;
-    if (block > round_up(columns, config->nr)) block = round_up(columns, config->nr);
-    s.column_block = block;
-    s.column_blocks = (columns + block - 1) / block;
+    schedule s;
+    s.columns = p->batch * p->output_height * p->output_width;
+    s.panels = (s.columns + nr - 1) / nr;
     s.row_panels = (h->group_outputs + config->mr - 1) / config->mr;
-    const size_t base = images * s.column_blocks;
-    s.row_chunks = 1;
-    if (threads > 1 && base < 2 * threads) {
-        s.row_chunks = (2 * threads + base - 1) / base;
-        if (s.row_chunks > s.row_panels) s.row_chunks = s.row_panels;
-    }
+    size_t most = b_block_floats / kc / nr; /* panels of packed B that stay in L2 */
+    if (most < 1) most = 1;
     /*
      * A 1×1 layer whose weights outweigh its input (SqueezeNet's conv10: 2 MB
      * of weights, 346 KB of input) reads the input in place as one column
      * block, so the weights stream through the cache once, and threads split
      * the rows: 1.9 -> 1.6 ms at 1 thread on Zen 4.
      */
-    const size_t input_floats = h->reduction * columns;
+    const size_t input_floats = h->reduction * s.columns;
     if (fovea_conv_is_pointwise(p) && h->group_outputs * h->reduction > input_floats &&
         input_floats <= 2 * b_block_floats) {
-        s.column_block = round_up(columns, config->nr);
         s.column_blocks = 1;
+        s.block_panels = s.panels;
         s.row_chunks = threads > 1 ? 2 * threads : 1;
         if (s.row_chunks > s.row_panels) s.row_chunks = s.row_panels;
-        s.units = images * s.row_chunks;
-        s.thread_floats = round_up(h->reduction * s.column_block, 16);
+        s.units = p->groups * s.row_chunks;
+        s.thread_floats = round_up(h->reduction * s.panels * nr, 16);
         return s;
     }
+    size_t blocks = (s.panels + most - 1) / most;
+    /*
+     * More output channels than columns (ResNet-50's last stage: 512-2048
+     * channels on 7×7 planes, 2-9 MB of weights): every column block streams
+     * all the weights, so threads split rows, not columns, and one thread
+     * never splits columns below the L2 budget. Measured on Zen 4, 1 thread,
+     * busy machine (best of 15, two alternated rounds): 3×3 512->512 on 7×7
+     * 3.5-3.7 -> 3.2-3.3 ms; 1024->2048 1×1 stride 2 3.0 -> 2.9-3.0 ms.
+     */
+    const int weight_heavy = h->group_outputs > s.columns;
+    if (threads > 1 && !weight_heavy) {
+        /* At least two units per thread when groups alone are too few, and a multiple of the threads. */
+        const size_t wanted = (2 * threads + p->groups - 1) / p->groups;
+        if (blocks < wanted) blocks = wanted;
+        if (p->groups == 1) blocks = round_up(blocks, threads);
+    }
+    if (blocks > s.panels) blocks = s.panels;
+    s.column_blocks = blocks;
+    s.block_panels = (s.panels + blocks - 1) / blocks;
+    const size_t base = p->groups * blocks;
+    s.row_chunks = 1;
+    if (threads > 1 && base < 2 * threads) {
+        s.row_chunks = (2 * threads + base - 1) / base;
+        if (s.row_chunks > s.row_panels) s.row_chunks = s.row_panels;
+    }
     s.units = base * s.row_chunks;
-    s.thread_floats = round_up(h->reduction * block, 16);
+    s.thread_floats = round_up(h->reduction * s.block_panels * nr, 16);
     return s;
 }
 
@@ -177,45 +199,116 @@ static void gemv_panels(const conv_run *r, const float *a, const float *x, size_
     }
 }
 
+/* One column panel of the merged (image, pixel) columns. */
+typedef struct column_panel {
+    size_t image;    /* image of its first column */
+    size_t pixel;    /* output pixel of its first column */
+    size_t width;    /* valid columns (≤ nr) */
+    int straddles;   /* its columns belong to more than one image */
+} column_panel;
+
+static column_panel column_panel_at(size_t column, size_t width, size_t image_columns) {
+    column_panel c;
+    c.image = column / image_columns;
+    c.pixel = column % image_columns;
+    c.width = width;
+    c.straddles = c.pixel + width > image_columns;
+    return c;
+}
+
+/*
+ * Packs merged columns [column, column + width) of the 1×1 input (K rows of
+ * each image's planes) into one K×nr panel, zeros past `width`: a panel
+ * that straddles images or is ragged.
+ */
+static void pack_pointwise_panel(const conv_run *r, size_t g, size_t column, size_t width, size_t nr, float *panel) {
+    const fovea_conv2d_params *p = &r->h->params;
+    const size_t k = r->h->reduction, plane = p->input_height * p->input_width;
+    const size_t group_channels = p->channels / p->groups;
+    for (size_t done = 0; done < width;) {
+        const size_t n = (column + done) / plane, q = (column + done) % plane;
+        const size_t count = plane - q < width - done ? plane - q : width - done;
+        const float *x = r->x + (n * p->channels + g * group_channels) * plane + q;
+        for (size_t kk = 0; kk < k; kk++) memcpy(panel + kk * nr + done, x + kk * plane, count * sizeof(float));
+        done += count;
+    }
+    if (width < nr)
+        for (size_t kk = 0; kk < k; kk++) memset(panel + kk * nr + width, 0, (nr - width) * sizeof(float));
+}
+
+/*
+ * A panel whose columns straddle images cannot be stored with one row
+ * stride: it is computed over the whole reduction into a tile and scattered
+ * (gathered first when y holds a residual). Such panels are at most one per
+ * image boundary.
+ */
+static void run_straddling_panel(const conv_run *r, const float *a_panel, const float *b_panel, size_t rows,
+                                 size_t row0, size_t g, size_t column, size_t width) {
+    const fovea_conv2d_params *p = &r->h->params;
+    const size_t nr = r->config->nr, gm = r->h->group_outputs, image_columns = p->output_height * p->output_width;
+    float tile[16 * 64] __attribute__((aligned(64)));
+    float *out[64];
+    for (size_t j = 0; j < width; j++) {
+        const size_t n = (column + j) / image_columns, q = (column + j) % image_columns;
+        out[j] = r->y + n * r->y_batch_stride + (g * gm + row0) * image_columns + q;
+    }
+    if (r->add)
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < width; j++) tile[i * nr + j] = out[j][i * image_columns];
+    const fovea_gemm_config *narrow = r->config->narrow;
+    if (narrow != NULL && width <= narrow->nr) {
+        /* A fully connected layer's batch (8 columns) fits the narrow tile. */
+        narrow->ukernel_ldb(rows, width, r->h->reduction, a_panel, b_panel, nr, tile, nr, r->bias + g * gm + row0,
+                            r->add, &r->epilogue);
+    } else {
+        r->config->ukernel(rows, width, r->h->reduction, a_panel, b_panel, tile, nr, r->bias + g * gm + row0, r->add,
+                           &r->epilogue);
+    }
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < width; j++) out[j][i * image_columns] = tile[i * nr + j];
+}
+
 /* Runs units [first, end) with `b` as this thread's packing buffer. */
 static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
     const fovea_conv2d_params *p = &r->h->params;
     const size_t mr = r->config->mr, nr = r->config->nr, k = r->h->reduction, gm = r->h->group_outputs;
-    const size_t columns = p->output_height * p->output_width;
+    const size_t image_columns = p->output_height * p->output_width;
     const size_t group_channels = p->channels / p->groups;
     const size_t input_plane = p->input_height * p->input_width;
-    const int pointwise = fovea_conv_is_pointwise(p);
     /*
-     * 1×1: full panels read the input planes in place. Measured on Zen 4 against
-     * packing every block: 5-25% faster on SqueezeNet's 1×1 layers, equal on conv10.
+     * 1×1: full panels inside one image read the input planes in place. Measured on
+     * Zen 4 against packing every block: 5-25% faster on SqueezeNet's 1×1 layers.
      */
-    const int direct = pointwise;
+    const int direct = fovea_conv_is_pointwise(p);
     const fovea_gemm_config *narrow = r->config->narrow;
-    size_t packed_block = SIZE_MAX; /* the (image, group, column block) whose B is in `b` */
+    size_t packed_block = SIZE_MAX; /* the (group, column block) whose B is in `b` */
     for (size_t unit = first; unit < end; unit++) {
         const size_t chunk = unit % r->s.row_chunks;
         const size_t block_index = unit / r->s.row_chunks;
         const size_t column_block = block_index % r->s.column_blocks;
-        const size_t image_group = block_index / r->s.column_blocks;
-        const size_t g = image_group % p->groups, n = image_group / p->groups;
-        const size_t n0 = column_block * r->s.column_block;
-        const size_t nc = columns - n0 < r->s.column_block ? columns - n0 : r->s.column_block;
-        const float *x = r->x + (n * p->channels + g * group_channels) * input_plane;
+        const size_t g = block_index / r->s.column_blocks;
+        const size_t first_panel = r->s.panels * column_block / r->s.column_blocks;
+        const size_t end_panel = r->s.panels * (column_block + 1) / r->s.column_blocks;
+        const size_t n0 = first_panel * nr;
+        const size_t n_end = end_panel * nr < r->s.columns ? end_panel * nr : r->s.columns;
         const size_t panel_first = r->s.row_panels * chunk / r->s.row_chunks;
         const size_t panel_end = r->s.row_panels * (chunk + 1) / r->s.row_chunks;
         const float *a = r->panels + g * r->h->group_floats;
-        float *y = r->y + n * r->y_batch_stride + g * gm * columns + n0;
-        if (pointwise && columns == 1) {
-            gemv_panels(r, a, x, panel_first, panel_end, g, y);
+        if (direct && image_columns == 1 && p->batch == 1) {
+            const float *x = r->x + g * group_channels;
+            gemv_panels(r, a, x, panel_first, panel_end, g, r->y + g * gm);
             continue;
         }
-        /* Direct: full panels read the input planes in place; only a ragged last panel is packed. */
-        const size_t direct_columns = direct ? nc / nr * nr : 0;
         if (block_index != packed_block) {
             if (direct) {
-                if (nc > direct_columns) fovea_gemm_pack_b(nr, k, nc - direct_columns, x + n0 + direct_columns, input_plane, b);
+                for (size_t c0 = n0; c0 < n_end; c0 += nr) {
+                    const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
+                    const column_panel cp = column_panel_at(c0, width, image_columns);
+                    if (cp.straddles || width < nr) pack_pointwise_panel(r, g, c0, width, nr, b + (c0 - n0) * k);
+                }
             } else {
-                fovea_im2col_pack(p, x, n0, nc, nr, (fovea_isa)r->h->isa, b);
+                fovea_im2col_pack(p, r->x + g * group_channels * input_plane, p->channels * input_plane, n0,
+                                  n_end - n0, nr, (fovea_isa)r->h->isa, b);
             }
             packed_block = block_index;
         }
@@ -225,25 +318,29 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             const int accumulate = !first_block || r->add;
             for (size_t ip = panel_first; ip < panel_end; ip++) {
                 const size_t rows = gm - ip * mr < mr ? gm - ip * mr : mr;
-                const float *a_panel = a + ip * mr * k + k0 * mr;
+                const float *a_panel = a + ip * mr * k;
                 const float *bias = first_block ? r->bias + g * gm + ip * mr : NULL;
                 const fovea_epilogue *epilogue = last_block ? &r->epilogue : NULL;
-                float *y_rows = y + ip * mr * columns;
-                for (size_t j0 = 0; j0 < direct_columns; j0 += nr) {
-                    r->config->ukernel_strided(rows, kc, a_panel, x + k0 * input_plane + n0 + j0, input_plane,
-                                               y_rows + j0, columns, bias, accumulate, epilogue);
-                }
-                const float *packed = b - direct_columns * k; /* panel j0 of the block is at b + (j0 - direct_columns)·k */
-                for (size_t j0 = direct_columns; j0 < nc; j0 += nr) {
-                    const size_t width = nc - j0 < nr ? nc - j0 : nr;
-                    const float *panel = packed + j0 * k + k0 * nr;
-                    if (narrow != NULL && width <= narrow->nr) {
+                for (size_t c0 = n0; c0 < n_end; c0 += nr) {
+                    const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
+                    const column_panel cp = column_panel_at(c0, width, image_columns);
+                    const float *panel = b + (c0 - n0) * k;
+                    if (cp.straddles) {
+                        if (first_block) run_straddling_panel(r, a_panel, panel, rows, ip * mr, g, c0, width);
+                        continue;
+                    }
+                    float *y_tile = r->y + cp.image * r->y_batch_stride + (g * gm + ip * mr) * image_columns + cp.pixel;
+                    if (direct && width == nr) {
+                        const float *x = r->x + (cp.image * p->channels + g * group_channels + k0) * input_plane + cp.pixel;
+                        r->config->ukernel_strided(rows, kc, a_panel + k0 * mr, x, input_plane, y_tile, image_columns,
+                                                   bias, accumulate, epilogue);
+                    } else if (narrow != NULL && width <= narrow->nr) {
                         /* A ragged last panel: the narrow tile skips the empty half of the wide one. */
-                        narrow->ukernel_ldb(rows, width, kc, a_panel, panel, nr, y_rows + j0, columns, bias,
-                                            accumulate, epilogue);
+                        narrow->ukernel_ldb(rows, width, kc, a_panel + k0 * mr, panel + k0 * nr, nr, y_tile,
+                                            image_columns, bias, accumulate, epilogue);
                     } else {
-                        r->config->ukernel(rows, width, kc, a_panel, panel, y_rows + j0, columns, bias, accumulate,
-                                           epilogue);
+                        r->config->ukernel(rows, width, kc, a_panel + k0 * mr, panel + k0 * nr, y_tile, image_columns,
+                                           bias, accumulate, epilogue);
                     }
                 }
             }
