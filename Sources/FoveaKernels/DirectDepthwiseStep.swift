@@ -39,5 +39,6 @@ struct DirectDepthwiseStep: PreparedStep {
             }
         }
         try KernelStatus.check(status, "Conv (depthwise)")
+        try shape.finishActivation(y, threads: context.threads)
     }
 }

@@ -53,6 +53,7 @@ struct PackedGemmConvolutionStep: PreparedStep {
             convolve(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
                      buffers.workspace, workspaceBytes(threads: threads), threads),
             "Conv")
+        try shape.finishActivation(y, threads: threads)
     }
 }
 

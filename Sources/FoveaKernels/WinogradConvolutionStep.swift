@@ -75,6 +75,7 @@ struct WinogradConvolutionStep: PreparedStep {
                 fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
                                           buffers.workspace, convolutionBytes, threads),
                 "Conv (Winograd)")
+            try shape.finishActivation(y, threads: threads)
             return
         }
         let scratch = try buffers.floatWorkspace("Conv (Winograd)")
@@ -84,5 +85,6 @@ struct WinogradConvolutionStep: PreparedStep {
                                       buffers.workspace.map { $0 + residual.scratchBytes }, convolutionBytes, threads),
             "Conv (Winograd)")
         try residual.finish(scratch, buffers, threads: threads)
+        try shape.finishActivation(y, threads: threads)
     }
 }
