@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore", "FoveaTestSupport"]),
-        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels"]),
+        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels", "FoveaElementwiseKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),

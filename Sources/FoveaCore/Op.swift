@@ -128,6 +128,11 @@ public enum Op: Sendable, Equatable {
     case spaceToDepth(blockSize: Int)
     /// Inputs: X (float). Nearest or linear resampling to new extents; see ``ResizeAttributes``.
     case resize(ResizeAttributes)
+    /// Inputs: X (N×C×H×W), W1 (R×C×1×1), B1?, W2 (C×R×1×1), B2?. A
+    /// squeeze-and-excitation block as one unit, made by the
+    /// ``FuseSqueezeExcitation`` pass: `X · gate(Conv2(act(Conv1(GlobalAveragePool(X)))))`,
+    /// with the gate one value per image and channel, never a full tensor.
+    case squeezeExcitation(SqueezeExcitationAttributes)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -189,6 +194,7 @@ public enum Op: Sendable, Equatable {
         case .depthToSpace: return "DepthToSpace"
         case .spaceToDepth: return "SpaceToDepth"
         case .resize: return "Resize"
+        case .squeezeExcitation: return "SqueezeExcitation"
         }
     }
 }
@@ -327,5 +333,19 @@ public struct LRNAttributes: Sendable, Equatable {
         self.beta = beta
         self.bias = bias
         self.size = size
+    }
+}
+
+/// The two 1×1 convolutions of ``Op/squeezeExcitation(_:)``, each with its
+/// fused activation (the second one's is the gate: Sigmoid or HardSigmoid).
+public struct SqueezeExcitationAttributes: Sendable, Equatable {
+    /// Channels → reduced channels, usually with ReLU or SiLU.
+    public var reduce: ConvAttributes
+    /// Reduced channels → channels, with the gate activation.
+    public var expand: ConvAttributes
+
+    public init(reduce: ConvAttributes, expand: ConvAttributes) {
+        self.reduce = reduce
+        self.expand = expand
     }
 }

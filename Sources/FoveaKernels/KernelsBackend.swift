@@ -59,6 +59,7 @@ public struct KernelsBackend: Backend {
         case .add, .sub, .mul, .div, .relu, .clip, .leakyRelu, .sigmoid, .softmax, .logSoftmax,
              .hardSigmoid, .hardSwish, .unary: return KernelsElementwise.self
         case .layerNormalization: return KernelsLayerNormalization.self
+        case .squeezeExcitation: return KernelsSqueezeExcitation.self
         default: return nil
         }
     }

@@ -120,3 +120,26 @@ final class FusePatternTests: XCTestCase {
         try unchanged(c.graph([1, 4], outputs: [y2]), "Clip(0, 5) is not Relu6")
     }
 }
+
+/// FuseSqueezeExcitation's near misses.
+final class FuseSqueezeExcitationTests: XCTestCase {
+    func testGateMustMultiplyThePooledInput() throws {
+        var b = FusionPatternGraphs.Builder()
+        let pointwise = ConvAttributes(kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], pads: [0, 0, 0, 0])
+        let other = b.node(.relu, ["x"])
+        let p = b.node(.globalAveragePool, ["x"])
+        let h = b.node(.conv(pointwise), [p, b.constant(FusionPatternGraphs.seeded([3, 8, 1, 1], seed: 1))])
+        let g = b.node(.sigmoid, [b.node(.conv(pointwise), [h, b.constant(FusionPatternGraphs.seeded([8, 3, 1, 1], seed: 2))])])
+        let y = b.node(.mul, [other, g])
+        let optimized = try GraphOptimizer.standard.optimize(b.graph([1, 8, 4, 4], outputs: [y]))
+        XCTAssertFalse(optimized.nodes.contains { $0.op.typeName == "SqueezeExcitation" }, "relu(x) · gate(pool(x)) is not SE")
+    }
+
+    func testTheGateMustStayPrivate() throws {
+        var c = FusionPatternGraphs.squeezeExcitation().graph
+        let gate = c.nodes[c.nodes.count - 2].outputs[0]
+        c.outputs.append(ValueInfo(name: gate, dataType: .float32, dimensions: nil))
+        let optimized = try GraphOptimizer.standard.optimize(c)
+        XCTAssertFalse(optimized.nodes.contains { $0.op.typeName == "SqueezeExcitation" }, "the gate is a graph output")
+    }
+}

@@ -153,6 +153,18 @@ public enum FusionPatternGraphs {
                     fusedOpTypes: ["Conv"], inputShape: shape)
     }
 
+    /// Squeeze-and-excitation: GlobalAveragePool → 1×1 Conv → activation → 1×1 Conv → gate → Mul with the input.
+    public static func squeezeExcitation(activation: Op = .relu, gate: Op = .sigmoid, gateFirst: Bool = false) -> Case {
+        var b = Builder()
+        let pointwise = ConvAttributes(kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], pads: [0, 0, 0, 0])
+        let p = b.node(.globalAveragePool, ["x"])
+        let h = b.node(activation, [b.node(.conv(pointwise), [p, b.constant(seeded([3, 8, 1, 1], seed: 21)), b.constant(seeded([3], seed: 22))])])
+        let g = b.node(gate, [b.node(.conv(pointwise), [h, b.constant(seeded([8, 3, 1, 1], seed: 23)), b.constant(seeded([8], seed: 24))])])
+        let y = b.node(.mul, gateFirst ? [g, "x"] : ["x", g])
+        return Case(name: "squeeze-excitation \(activation.typeName)/\(gate.typeName)", graph: b.graph(shape, outputs: [y]),
+                    fusedOpTypes: ["SqueezeExcitation"], inputShape: shape)
+    }
+
     /// Every pattern case.
     public static var all: [Case] {
         [silu(sigmoidFirst: true), silu(sigmoidFirst: false), geluErf(order: 0), geluErf(order: 1), geluErf(order: 2),
@@ -160,7 +172,8 @@ public enum FusionPatternGraphs {
          layerNorm(lastTwoAxes: false, withBias: true), layerNorm(lastTwoAxes: true, withBias: false),
          layerNorm(lastTwoAxes: false, withBias: true, squareAsMul: true),
          hardSwish(divideProduct: true), hardSwish(divideProduct: false), hardSigmoid(),
-         convThen(.unary(.silu), writtenOutSiLU: true)]
+         convThen(.unary(.silu), writtenOutSiLU: true),
+         squeezeExcitation(), squeezeExcitation(activation: .unary(.silu), gate: .hardSigmoid(alpha: 1 / 6, beta: 0.5), gateFirst: true)]
         + convActivations.map { convThen($0) } + convActivations.map { convThen($0, depthwise: true) }
     }
 

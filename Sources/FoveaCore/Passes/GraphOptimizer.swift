@@ -33,7 +33,8 @@ public struct GraphOptimizer: Sendable {
         if options.foldBatchNormalization { passes.append(FoldBatchNormalization()) }
         if options.fuseActivations {
             // The pattern passes first, so a Conv's activation is one node by the time FuseConvActivation looks.
-            passes += [FuseElementwiseActivations(), FuseGELU(), FuseLayerNormalization(), FuseConvActivation(), FuseConvAdd()]
+            passes += [FuseElementwiseActivations(), FuseGELU(), FuseLayerNormalization(), FuseConvActivation(), FuseConvAdd(),
+                       FuseSqueezeExcitation()]
         }
         self.passes = passes
     }
@@ -73,7 +74,8 @@ public struct OptimizationOptions: Sendable, Equatable, Hashable {
     /// Recognize activations and LayerNormalization written out as several operators
     /// (``FuseElementwiseActivations``, ``FuseGELU``, ``FuseLayerNormalization``), fuse
     /// any elementwise activation into the Conv before it (``FuseConvActivation``),
-    /// and a residual Add into the Conv that feeds it (``FuseConvAdd``).
+    /// a residual Add into the Conv that feeds it (``FuseConvAdd``), and make a
+    /// squeeze-and-excitation block one node (``FuseSqueezeExcitation``).
     public var fuseActivations: Bool
     /// Let Concat inputs be written straight into their slices (see ``MemoryPlanner``).
     public var elideConcat: Bool
