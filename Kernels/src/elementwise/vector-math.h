@@ -205,8 +205,9 @@ static inline __attribute__((always_inline)) VM_TARGET vm_f VM_NAME(unary)(fovea
     case FOVEA_UNARY_GELU_ERF:
         return VM_NAME(zero_at_negative_infinity)(x, 0.5f * x * (1.0f + VM_NAME(erf)(x * 0.70710678118654752f)));
     case FOVEA_UNARY_GELU_TANH: {
+        /* (1 + tanh(z)) / 2 = sigmoid(2z): one exp and one division, and no cancellation for negative x. */
         const vm_f inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
-        return VM_NAME(zero_at_negative_infinity)(x, 0.5f * x * (1.0f + VM_NAME(tanh)(inner)));
+        return VM_NAME(zero_at_negative_infinity)(x, x * VM_NAME(sigmoid)(inner + inner));
     }
     case FOVEA_UNARY_ELU: return VM_SELECT(x >= 0.0f, x, alpha * VM_NAME(exp_minus_one)(x));
     case FOVEA_UNARY_SELU:
@@ -219,8 +220,14 @@ static inline __attribute__((always_inline)) VM_TARGET vm_f VM_NAME(unary)(fovea
     case FOVEA_UNARY_SOFTPLUS: return VM_NAME(softplus)(x);
     case FOVEA_UNARY_SOFTSIGN: /* ±1 at ±inf, where the quotient is inf / inf */
         return VM_SELECT(VM_NAME(abs)(x) == __builtin_inff(), VM_NAME(copysign)(VM_F(1.0f), x), x / (1.0f + VM_NAME(abs)(x)));
-    case FOVEA_UNARY_MISH:
-        return VM_NAME(zero_at_negative_infinity)(x, x * VM_NAME(tanh)(VM_NAME(softplus)(x)));
+    case FOVEA_UNARY_MISH: {
+        /* tanh(log(1 + e^x)) = n / (n + 2) with n = e^x (e^x + 2): one exp and one division instead of
+           exp, log and tanh. Above x = 20 the ratio rounds to 1 (and n would overflow further up). */
+        const vm_f e = VM_NAME(exp)(VM_SELECT(x > 20.0f, VM_F(20.0f), x));
+        const vm_f n = e * (e + 2.0f);
+        const vm_f y = VM_SELECT(x > 20.0f, x, x * (n / (n + 2.0f)));
+        return VM_NAME(keep_nan)(x, VM_NAME(zero_at_negative_infinity)(x, y));
+    }
     case FOVEA_UNARY_HARD_SIGMOID: return VM_NAME(clamp)(alpha * x + beta, 0.0f, 1.0f);
     case FOVEA_UNARY_HARD_SWISH: return x * VM_NAME(clamp)(x / 6.0f + 0.5f, 0.0f, 1.0f);
     case FOVEA_UNARY_ABS: return VM_NAME(abs)(x);
