@@ -92,11 +92,10 @@ VM_FN vm_f VM_NAME(exp)(vm_f x) {
  * polynomial R. Subnormal inputs are scaled by 2^25 first. log(±0) = −inf,
  * log(x < 0) = NaN, log(+inf) = +inf. Under 1 ulp in musl; about 1 ulp here.
  */
-VM_FN vm_f VM_NAME(log)(vm_f x) {
-    const vm_i subnormal = (x < 0x1p-126f) & (x > 0.0f);
-    const vm_f scaled = VM_SELECT(subnormal, x * 0x1p25f, x);
-    vm_i ix = (vm_i)scaled + (0x3f800000 - 0x3f3504f3);
-    const vm_i k = ((ix >> 23) - 0x7f) + (subnormal & VM_I(-25));
+/* The log of a positive normal float, without special cases; k_offset is added to its exponent. */
+VM_FN vm_f VM_NAME(log_normal)(vm_f x, vm_i k_offset) {
+    vm_i ix = (vm_i)x + (0x3f800000 - 0x3f3504f3);
+    const vm_i k = ((ix >> 23) - 0x7f) + k_offset;
     ix = (ix & 0x007fffff) + 0x3f3504f3;
     const vm_f f = (vm_f)ix - 1.0f;
     const vm_f s = f / (2.0f + f);
@@ -105,7 +104,13 @@ VM_FN vm_f VM_NAME(log)(vm_f x) {
     const vm_f t2 = z * (0x1.555554p-1f + w * 0x1.23d3dcp-2f);
     const vm_f hfsq = 0.5f * f * f;
     const vm_f dk = __builtin_convertvector(k, vm_f);
-    vm_f y = s * (hfsq + (t2 + t1)) + dk * 9.0580006145e-06f - hfsq + f + dk * 6.9313812256e-01f;
+    return s * (hfsq + (t2 + t1)) + dk * 9.0580006145e-06f - hfsq + f + dk * 6.9313812256e-01f;
+}
+
+VM_FN vm_f VM_NAME(log)(vm_f x) {
+    const vm_i subnormal = (x < 0x1p-126f) & (x > 0.0f);
+    const vm_f scaled = VM_SELECT(subnormal, x * 0x1p25f, x);
+    vm_f y = VM_NAME(log_normal)(scaled, subnormal & VM_I(-25));
     y = VM_SELECT(x == 0.0f, VM_F(-__builtin_inff()), y);
     y = VM_SELECT(x < 0.0f, VM_F(__builtin_nanf("")), y);
     y = VM_SELECT(x == __builtin_inff(), x, y);
@@ -173,7 +178,7 @@ VM_FN vm_f VM_NAME(softplus)(vm_f x) {
     const vm_f u = VM_NAME(exp)(-VM_NAME(abs)(x));
     const vm_f v = 1.0f + u;
     const vm_f d = v - 1.0f;
-    const vm_f log1p = VM_SELECT(d == 0.0f, u, VM_NAME(log)(v) * (u / d));
+    const vm_f log1p = VM_SELECT(d == 0.0f, u, VM_NAME(log_normal)(v, VM_I(0)) * (u / d)); /* v = 1 + u in [1, 2] */
     const vm_f positive = VM_SELECT(x > 0.0f, x, VM_F(0.0f));
     return VM_NAME(keep_nan)(x, positive + log1p);
 }
