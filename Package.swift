@@ -62,7 +62,7 @@ let package = Package(
         // once per CPU target and picked at run time: see Sources/FoveaSIMD/README.md.
         .target(
             name: "FoveaSIMD",
-            dependencies: ["FoveaCore", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric", "CFoveaKernels"],
+            dependencies: ["FoveaCore", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric", "CFoveaKernels", "FoveaElementwiseKernels"],
             exclude: ["README.md"]
         ),
         .target(name: "FoveaSIMDAVX512", swiftSettings: [
@@ -90,8 +90,11 @@ let package = Package(
             linkerSettings: useOpenMP ? [.linkedLibrary("omp5")] : []
         ),
 
+        // The C elementwise kernels (fovea_unary.h) as the simd and kernels backends both call them.
+        .target(name: "FoveaElementwiseKernels", dependencies: ["FoveaCore", "CFoveaKernels"]),
+
         // The `kernels` backend over the C kernels.
-        .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels"]),
+        .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels", "FoveaElementwiseKernels"]),
 
         // The public face: model loading, classification, conformance runner.
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
@@ -139,7 +142,7 @@ let package = Package(
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore", "FoveaTestSupport"]),
-        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels"]),
+        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels", "FoveaElementwiseKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),

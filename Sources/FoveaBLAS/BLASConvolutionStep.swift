@@ -172,7 +172,8 @@ struct BLASConvolutionStep: PreparedStep {
             case .leakyRelu(let alpha):
                 for p in 0..<plane { let v = row[p] + shift; row[p] = v >= 0 ? v : alpha * v }
             case .some(let other):
-                for p in 0..<plane { row[p] = other.apply(row[p] + shift) }
+                let function = other.evaluator
+                for p in 0..<plane { row[p] = function(row[p] + shift) }
             }
         }
     }

@@ -123,7 +123,7 @@ extension Op {
         case .prelu, .matMul, .add, .sub, .mul, .div, .pow, .mod, .gather, .compare: return 2...2
         case .withComputedParameters(let computed): return computed.inputArity
         case .select, .scatterND: return 3...3
-        case .batchNormalization: return 5...5
+        case .batchNormalization, .squeezeExcitation: return 5...5
         case .instanceNormalization, .groupNormalization: return 3...3
         case .concat, .sum, .maximum, .minimum: return 1...Int.max
         default: return 1...1
@@ -144,7 +144,7 @@ extension Op {
     /// How many leading inputs must be present (not `""`).
     public var requiredInputCount: Int {
         switch self {
-        case .conv, .gemm, .layerNormalization: return 2
+        case .conv, .gemm, .layerNormalization, .squeezeExcitation: return 2
         case .withComputedParameters(let computed): return computed.firstParameter + (computed == .slice ? 2 : 1)
         case .concat, .sum, .maximum, .minimum: return 1
         default: return inputArity.lowerBound

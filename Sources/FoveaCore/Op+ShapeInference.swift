@@ -186,6 +186,20 @@ extension Op {
         case .resize(let attributes):
             let x = try args.float(0, "X")
             return [TensorType(.float32, try attributes.geometry(inputShape: x.shape).outputShape)]
+        case .squeezeExcitation(let attributes):
+            // The two convolutions on the pooled [N, C, 1, 1] must give it back.
+            let x = try args.float(0, "X")
+            guard x.shape.count == 4 else {
+                throw FoveaError(.shapeMismatch, "X is \(x.shape.shapeDescription); expected N×C×H×W")
+            }
+            let pooled = TensorType(.float32, [x.shape[0], x.shape[1], 1, 1])
+            let reduced = try Op.conv(attributes.reduce).outputTypes(inputs: [pooled, inputs[1], inputs.count > 2 ? inputs[2] : nil], outputCount: 1)
+            let gate = try Op.conv(attributes.expand).outputTypes(inputs: [reduced[0], inputs.count > 3 ? inputs[3] : nil,
+                                                                          inputs.count > 4 ? inputs[4] : nil], outputCount: 1)
+            guard gate == [pooled] else {
+                throw FoveaError(.shapeMismatch, "the squeeze-and-excitation gate is \(gate.map(\.shape.shapeDescription)); expected \(pooled.shape.shapeDescription)")
+            }
+            return [x]
         }
     }
 

@@ -153,6 +153,11 @@ public enum Op: Sendable, Equatable {
     /// slice is replaced by its update, or combined with it by `reduction`
     /// (ONNX ScatterND; Swin builds its shifted-window mask with it).
     case scatterND(reduction: ScatterReduction)
+    /// Inputs: X (N×C×H×W), W1 (R×C×1×1), B1?, W2 (C×R×1×1), B2?. A
+    /// squeeze-and-excitation block as one unit, made by the
+    /// ``FuseSqueezeExcitation`` pass: `X · gate(Conv2(act(Conv1(GlobalAveragePool(X)))))`,
+    /// with the gate one value per image and channel, never a full tensor.
+    case squeezeExcitation(SqueezeExcitationAttributes)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -216,6 +221,7 @@ public enum Op: Sendable, Equatable {
         case .resize: return "Resize"
         case .mod: return "Mod"
         case .scatterND: return "ScatterND"
+        case .squeezeExcitation: return "SqueezeExcitation"
         }
     }
 }
@@ -385,5 +391,19 @@ public struct LRNAttributes: Sendable, Equatable {
         self.beta = beta
         self.bias = bias
         self.size = size
+    }
+}
+
+/// The two 1×1 convolutions of ``Op/squeezeExcitation(_:)``, each with its
+/// fused activation (the second one's is the gate: Sigmoid or HardSigmoid).
+public struct SqueezeExcitationAttributes: Sendable, Equatable {
+    /// Channels → reduced channels, usually with ReLU or SiLU.
+    public var reduce: ConvAttributes
+    /// Reduced channels → channels, with the gate activation.
+    public var expand: ConvAttributes
+
+    public init(reduce: ConvAttributes, expand: ConvAttributes) {
+        self.reduce = reduce
+        self.expand = expand
     }
 }

@@ -48,6 +48,10 @@ public enum UnaryFunction: Sendable, Equatable {
     /// `x * Φ(x)` with the normal CDF `Φ(x) = (1 + erf(x / √2)) / 2`, or with
     /// `tanh` its approximation `(1 + tanh(√(2/π) (x + 0.044715 x³))) / 2`.
     case gelu(tanhApproximation: Bool)
+    /// `x * sigmoid(x)` (SiLU, Swish; 0 at -inf, the limit). ONNX has no
+    /// such operator: the ``FuseElementwisePatterns`` pass makes it from
+    /// `x * Sigmoid(x)`.
+    case silu
 
     /// The operator's name in messages and op histograms (ONNX's where it has one).
     public var typeName: String {
@@ -74,6 +78,7 @@ public enum UnaryFunction: Sendable, Equatable {
         case .celu: return "Celu"
         case .mish: return "Mish"
         case .gelu: return "Gelu"
+        case .silu: return "SiLU"
         }
     }
 }

@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// A depthwise convolution (groups == channels) by direct loops per channel
 /// plane: dedicated 3×3 stride-1 and stride-2 kernels, a general k×k one
@@ -39,5 +40,6 @@ struct DirectDepthwiseStep: PreparedStep {
             }
         }
         try KernelStatus.check(status, "Conv (depthwise)")
+        try shape.finishActivation(y, threads: context.threads)
     }
 }

@@ -1,8 +1,11 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// Elementwise operators on the C kernels: Add, Sub, Mul, Div with ONNX
-/// broadcasting (rank ≤ 6), ReLU, Clip, LeakyReLU and Sigmoid, and Softmax /
+/// broadcasting (rank ≤ 6), ReLU, Clip, LeakyReLU, Sigmoid and every other
+/// activation and math function of `fovea_unary_f32` (SiLU, GELU, Exp, Erf,
+/// Tanh, HardSwish, ...), and Softmax /
 /// LogSoftmax. All float32; the unary ones and same-shape binary ones may
 /// run in place.
 enum KernelsElementwise: KernelsOperatorFamily {
@@ -44,6 +47,11 @@ enum KernelsElementwise: KernelsOperatorFamily {
             return ActivationStep(activation: activation, count: output.elementCount)
         case .sigmoid:
             return SigmoidStep(count: output.elementCount)
+        case .hardSigmoid, .hardSwish, .unary:
+            guard let function = UnaryKernelFunction(node.op), inputs.count == 1 else {
+                throw FoveaError(.unsupported, "\(node.op.typeName) has one input")
+            }
+            return UnaryStep(function: function, name: node.op.typeName, count: output.elementCount)
         case .softmax(let attributes), .logSoftmax(let attributes):
             let rank = output.count
             let axis = attributes.axis < 0 ? attributes.axis + rank : attributes.axis
@@ -110,6 +118,22 @@ enum KernelsElementwise: KernelsOperatorFamily {
             let x = try buffers.input(0, "Sigmoid"), y = buffers.outputs[0]
             if context.threads > 1 { RunContext.parkWorkers() }
             try KernelStatus.check(fovea_sigmoid_f32(count, x.floats, y.floats, context.threads), "Sigmoid")
+        }
+    }
+
+    struct UnaryStep: PreparedStep {
+        let function: UnaryKernelFunction
+        let name: String
+        let count: Int
+
+        var algorithm: String { "\(function) \(KernelsBackend.isa)" }
+        var tolerance: Float { function.tolerance }
+        var overwritableInput: Int? { 0 }
+
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let x = try buffers.input(0, name), y = buffers.outputs[0]
+            if context.threads > 1 { RunContext.parkWorkers() }
+            try KernelStatus.check(function.apply(count: count, x.floats, y.floats, threads: context.threads), name)
         }
     }
 

@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// Fully connected layers: Gemm, and MatMul of a 2-D activation by a constant
 /// 2-D matrix. `Y = α·A·B + β·C` over N rows of A is a 1×1 convolution of N
@@ -7,7 +8,15 @@ import FoveaCore
 /// convolution with B's transpose as the weights (α folded into them, β·C
 /// into the bias); with one row that is a matrix-vector product streaming
 /// the packed weights once.
+///
+/// Each row is its own matrix–vector product, so many rows (the tokens of a
+/// transformer MLP) are declined and go to the next backend's packed GEMM:
+/// 196 rows × 384 → 1536 took 28.5 ms here against 6.3 ms on the simd
+/// backend (1 thread, AMD EPYC family 25 model 17, load average about 9).
 enum KernelsMatrix: KernelsOperatorFamily {
+    /// The most rows of A the kernels take (a classifier head's batch).
+    static let maximumRows = 16
+
     static func supports(_ node: NodeContext) -> Bool {
         (try? plan(node)) != nil
     }
@@ -33,6 +42,9 @@ enum KernelsMatrix: KernelsOperatorFamily {
         }
         guard !attributes.transA else { throw FoveaError(.unsupported, "the kernels run Gemm with transA = 0") }
         let rows = a.shape[0], k = a.shape[1]
+        guard rows <= maximumRows else {
+            throw FoveaError(.unsupported, "the kernels run Gemm/MatMul with at most \(maximumRows) rows of A (row by row); A has \(rows)")
+        }
         let bShape = b.shape
         let outputs = attributes.transB ? bShape[0] : bShape[1]
         guard (attributes.transB ? bShape[1] : bShape[0]) == k, node.outputTypes[0].shape == [rows, outputs],

@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// MaxPool and AveragePool over two spatial axes and the global poolings,
 /// on the C pooling kernels (float32 NCHW).

@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// A convolution on the C GEMM: 1×1 reads the input planes in place,
 /// anything else packs im2col blocks straight into the microkernel's panels
@@ -53,6 +54,7 @@ struct PackedGemmConvolutionStep: PreparedStep {
             convolve(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
                      buffers.workspace, workspaceBytes(threads: threads), threads),
             "Conv")
+        try shape.finishActivation(y, threads: threads)
     }
 }
 

@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// A 3×3 stride-1 convolution by Winograd F(m×m, 3×3): the weights are
 /// transformed once, here, into the panels the batched tile GEMMs read;
@@ -75,6 +76,7 @@ struct WinogradConvolutionStep: PreparedStep {
                 fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
                                           buffers.workspace, convolutionBytes, threads),
                 "Conv (Winograd)")
+            try shape.finishActivation(y, threads: threads)
             return
         }
         let scratch = try buffers.floatWorkspace("Conv (Winograd)")
@@ -84,5 +86,6 @@ struct WinogradConvolutionStep: PreparedStep {
                                       buffers.workspace.map { $0 + residual.scratchBytes }, convolutionBytes, threads),
             "Conv (Winograd)")
         try residual.finish(scratch, buffers, threads: threads)
+        try shape.finishActivation(y, threads: threads)
     }
 }

@@ -1,4 +1,5 @@
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// Depthwise convolution (group == channels == output channels): each output
 /// plane is one input plane convolved with its own k×k kernel, run directly
@@ -11,6 +12,9 @@ struct DepthwiseConvolutionStep: PreparedStep {
     /// Per output channel; zeros when the node has no bias, `nil` when it comes at run time.
     private let bias: [Float]?
     private let activation: KernelActivation
+    /// An activation the plane kernel does not apply (SiLU, GELU, ...): run
+    /// over each output plane right after it is computed.
+    private let postActivation: UnaryKernelFunction?
 
     init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, activation: FusedActivation?, kernels: GemmKernelSet) {
         self.layout = layout
@@ -18,6 +22,7 @@ struct DepthwiseConvolutionStep: PreparedStep {
         self.weights = weights
         self.bias = bias
         self.activation = KernelActivation(activation)
+        postActivation = activation.flatMap { UnaryKernelFunction($0) }
         algorithm = "depthwise \(layout.kernelHeight)x\(layout.kernelWidth) \(kernels.isa)" + ConvAttributes.fusionSuffix(addsResidual: false, activation: activation)
     }
 
@@ -35,7 +40,7 @@ struct DepthwiseConvolutionStep: PreparedStep {
                 guard let w = wBuffer.baseAddress, let b = runBias?.base ?? preparedBias.baseAddress else { return }
                 let shared = (x: GemmSharedReadPointer(base: x.floats), w: GemmSharedReadPointer(base: w),
                               y: GemmSharedPointer(base: output.floats), b: GemmSharedReadPointer(base: b))
-                let (activation, yBatchStride) = (self.activation, output.batchStride)
+                let (activation, post, yBatchStride) = (self.activation, self.postActivation, output.batchStride)
                 context.parallelFor(l.batch * l.channels) { planes in
                     for plane in planes {
                         let n = plane / l.channels, c = plane % l.channels
@@ -46,6 +51,10 @@ struct DepthwiseConvolutionStep: PreparedStep {
                             l.padTop, l.padLeft,
                             shared.y.base + n * yBatchStride + c * l.outputPlane, l.outputHeight, l.outputWidth,
                             shared.b.base[c], activation)
+                        if let post {
+                            let y = shared.y.base + n * yBatchStride + c * l.outputPlane
+                            _ = post.apply(count: l.outputPlane, y, y, threads: 1)
+                        }
                     }
                 }
             }

@@ -138,6 +138,8 @@ struct KernelActivation: Sendable, Equatable {
         case .relu: self.init(code: 1, p0: 0, p1: 0)
         case .leakyRelu(let alpha): self.init(code: 2, p0: alpha, p1: 0)
         case .clip(let lower, let upper): self.init(code: 3, p0: lower ?? -.infinity, p1: upper ?? .infinity)
+        // The others run after the GEMM of each output block (UnaryKernelFunction).
+        default: self = .none
         }
     }
 }

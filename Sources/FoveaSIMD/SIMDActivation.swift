@@ -1,8 +1,12 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaElementwiseKernels
 
-/// Relu, LeakyRelu, Clip, Sigmoid, HardSigmoid and HardSwish: one `SIMD16`
-/// pass over the flat buffer, split across threads for large tensors.
+/// Relu, LeakyRelu, Clip, Sigmoid, HardSigmoid, HardSwish and every
+/// ``Op/unary(_:)`` function (SiLU, GELU, Exp, Erf, Tanh, Elu, ...): one
+/// vector pass over the flat buffer, split across threads for large tensors.
+/// The unary functions run the C kernels' `fovea_unary_f32` on each chunk
+/// (vectorized polynomial approximations, fovea_unary.h), as Sigmoid does.
 ///
 /// Each lane computes exactly what the reference computes per element (same
 /// comparisons, same operation order, NaN kept), so only Sigmoid, whose
@@ -18,6 +22,8 @@ enum SIMDActivation: SIMDOperatorFamily {
         case sigmoid
         case hardSigmoid(alpha: Float, beta: Float)
         case hardSwish
+        /// A function of `fovea_unary_f32`.
+        case kernel(UnaryKernelFunction)
 
         init?(_ op: Op) {
             switch op {
@@ -27,6 +33,7 @@ enum SIMDActivation: SIMDOperatorFamily {
             case .sigmoid: self = .sigmoid
             case .hardSigmoid(let alpha, let beta): self = .hardSigmoid(alpha: alpha, beta: beta)
             case .hardSwish: self = .hardSwish
+            case .unary(let function): self = .kernel(UnaryKernelFunction(function))
             default: return nil
             }
         }
@@ -49,7 +56,14 @@ enum SIMDActivation: SIMDOperatorFamily {
     struct ActivationStep: PreparedStep {
         let function: Function
         let opName: String
-        var algorithm: String { "vector" }
+        var algorithm: String {
+            if case .kernel(let kernel) = function { return "vector \(kernel)" }
+            return "vector"
+        }
+        var tolerance: Float {
+            if case .kernel(let kernel) = function { return kernel.tolerance }
+            return 1e-4
+        }
         var writesStridedOutput: Bool { true }
         /// Each vector is loaded before the same elements are stored.
         var overwritableInput: Int? { 0 }
@@ -105,6 +119,8 @@ enum SIMDActivation: SIMDOperatorFamily {
             SIMDStepSupport.map(source, destination, count: count) { v in clamp(v * alpha + beta, 0, 1) }
         case .hardSwish:
             SIMDStepSupport.map(source, destination, count: count) { v in v * clamp(v / 6 + 0.5, 0, 1) }
+        case .kernel(let kernel):
+            _ = kernel.apply(count: count, source, destination, threads: 1)
         }
     }
 

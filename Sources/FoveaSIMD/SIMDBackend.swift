@@ -31,7 +31,9 @@ public struct SIMDBackend: Backend {
         case .conv: return SIMDConvolution.self
         case .gemm, .matMul: return SIMDMatrix.self
         case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return SIMDPooling.self
-        case .relu, .leakyRelu, .clip, .sigmoid, .hardSigmoid, .hardSwish: return SIMDActivation.self
+        case .relu, .leakyRelu, .clip, .sigmoid, .hardSigmoid, .hardSwish, .unary: return SIMDActivation.self
+        case .layerNormalization: return SIMDLayerNormalization.self
+        case .squeezeExcitation: return SIMDSqueezeExcitation.self
         case .add, .sub, .mul, .div, .sum, .prelu: return SIMDBinary.self
         case .batchNormalization: return SIMDBatchNormalization.self
         case .softmax, .logSoftmax: return SIMDSoftmax.self

@@ -1,4 +1,5 @@
 import FoveaCore
+import FoveaElementwiseKernels
 
 /// 2-D NCHW float32 convolution: packed GEMM for 1x1 and k×k kernels (im2col),
 /// a direct loop for depthwise convolutions. Anything else (1-D/3-D, other
@@ -94,6 +95,9 @@ struct GemmConvolutionStep: PreparedStep {
     private let im2col: Im2colPacker
     /// Applied by the GEMM tiles of the last reduction pass, before they are stored.
     private let activation: KernelActivation
+    /// An activation the tiles do not apply (SiLU, GELU, ...): run over each
+    /// output block right after its last pass, while the block is in cache.
+    private let postActivation: UnaryKernelFunction?
     /// Input 3 is a residual: the output starts from it and every pass accumulates.
     private let addsResidual: Bool
 
@@ -115,6 +119,7 @@ struct GemmConvolutionStep: PreparedStep {
         hasRunTimeBias = bias == nil && runTimeBias
         self.kernels = kernels
         self.activation = KernelActivation(activation)
+        postActivation = activation.flatMap { UnaryKernelFunction($0) }
         let k = layout.reduction, rows = layout.groupOutputs
         let groupStride = GemmPacking.packedACount(rows: rows, k: k)
         self.groupStride = groupStride
@@ -393,6 +398,11 @@ struct GemmConvolutionStep: PreparedStep {
                               y, ldc, start == 0 ? bias : nil, start > 0 || addsResidual,
                               start + depth == k ? activation : .none)
             start += depth
+        }
+        if let postActivation {
+            for row in 0..<rows {
+                _ = postActivation.apply(count: columns, y + row * ldc, y + row * ldc, threads: 1)
+            }
         }
     }
 }

@@ -36,12 +36,20 @@ typedef void (*fovea_binary_fn)(fovea_binary_op op, fovea_binary_form form, fove
 typedef void (*fovea_activation_fn)(size_t n, const float *x, float *y, const fovea_epilogue *e);
 /* y[i] = sigmoid(x[i]); y may equal x. */
 typedef void (*fovea_sigmoid_fn)(size_t n, const float *x, float *y);
+/* LayerNormalization of `rows` dense rows of n floats (bias may be NULL); y may equal x. */
+typedef void (*fovea_layer_norm_fn)(size_t rows, size_t n, const float *x, const float *scale, const float *bias,
+                                    float epsilon, float *y);
+/* y[i] = fn(x[i]) (a checked kind; POWER only with the exponents vector-math.h handles); y may equal x. */
+typedef void (*fovea_unary_fn)(const fovea_unary *fn, size_t n, const float *x, float *y);
 
 #define FOVEA_ELEMENTWISE_VARIANTS(isa)                                                                       \
     void fovea_binary_f32__##isa(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind,      \
                                  size_t n, const float *a, const float *b, float *y, const fovea_epilogue *e); \
     void fovea_activation_f32__##isa(size_t n, const float *x, float *y, const fovea_epilogue *e);          \
-    void fovea_sigmoid_f32__##isa(size_t n, const float *x, float *y);
+    void fovea_sigmoid_f32__##isa(size_t n, const float *x, float *y);                                      \
+    void fovea_unary_f32__##isa(const fovea_unary *fn, size_t n, const float *x, float *y);                   \
+    void fovea_layer_norm_rows__##isa(size_t rows, size_t n, const float *x, const float *scale, const float *bias, \
+                                      float epsilon, float *y);
 
 FOVEA_ELEMENTWISE_VARIANTS(scalar)
 #if FOVEA_HAVE_X86_VARIANTS

@@ -1,4 +1,6 @@
-/// Folds a Relu, Clip or LeakyRelu into the Conv that feeds it.
+/// Folds an elementwise activation (Relu, Clip, LeakyRelu, Sigmoid,
+/// HardSigmoid, HardSwish, or any ``Op/unary(_:)`` such as SiLU, GELU, Tanh,
+/// Elu; see ``FusedActivation``) into the Conv that feeds it.
 ///
 /// A Conv whose output is read only by one such activation node (and is not a
 /// graph output) becomes a single Conv node with ``ConvAttributes/activation``

@@ -33,7 +33,11 @@ public struct GraphOptimizer: Sendable {
     public init(_ options: OptimizationOptions) {
         var passes: [any GraphPass] = [RemoveIdentityNodes()]
         if options.foldBatchNormalization { passes.append(FoldBatchNormalization()) }
-        if options.fuseActivations { passes += [FuseConvActivation(), FuseConvAdd()] }
+        if options.fuseActivations {
+            // The pattern passes first, so a Conv's activation is one node by the time FuseConvActivation looks.
+            passes += [FuseElementwiseActivations(), FuseGELU(), FuseLayerNormalization(), FuseConvActivation(), FuseConvAdd(),
+                       FuseSqueezeExcitation()]
+        }
         self.passes = passes
     }
 
@@ -69,8 +73,11 @@ public struct GraphOptimizer: Sendable {
 public struct OptimizationOptions: Sendable, Equatable, Hashable {
     /// Fold an inference BatchNormalization into the Conv before it (``FoldBatchNormalization``).
     public var foldBatchNormalization: Bool
-    /// Fuse Relu, Clip and LeakyRelu into the Conv before them (``FuseConvActivation``),
-    /// and a residual Add into the Conv that feeds it (``FuseConvAdd``).
+    /// Recognize activations and LayerNormalization written out as several operators
+    /// (``FuseElementwiseActivations``, ``FuseGELU``, ``FuseLayerNormalization``), fuse
+    /// any elementwise activation into the Conv before it (``FuseConvActivation``),
+    /// a residual Add into the Conv that feeds it (``FuseConvAdd``), and make a
+    /// squeeze-and-excitation block one node (``FuseSqueezeExcitation``).
     public var fuseActivations: Bool
     /// Let Concat inputs be written straight into their slices (see ``MemoryPlanner``).
     public var elideConcat: Bool

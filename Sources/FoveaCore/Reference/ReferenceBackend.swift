@@ -175,6 +175,17 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceBinary.extremum(args, outputShape: shape, largest: true)]
         case .minimum:
             return [try ReferenceBinary.extremum(args, outputShape: shape, largest: false)]
+        case .squeezeExcitation(let attributes):
+            // By composition: the pool, the two convolutions, the broadcast product.
+            let x = try args.tensor(0)
+            let (n, c) = (x.shape[0], x.shape[1])
+            let pooled = try compute(.globalAveragePool, ReferenceInputs(tensors: [x]), outputTypes: [TensorType(.float32, [n, c, 1, 1])])
+            let reducedChannels = try args.tensor(1).shape[0]
+            let reduced = try compute(.conv(attributes.reduce), ReferenceInputs(tensors: [pooled[0], args.optional(1), args.optional(2)]),
+                                      outputTypes: [TensorType(.float32, [n, reducedChannels, 1, 1])])
+            let gate = try compute(.conv(attributes.expand), ReferenceInputs(tensors: [reduced[0], args.optional(3), args.optional(4)]),
+                                   outputTypes: [TensorType(.float32, [n, c, 1, 1])])
+            return try compute(.mul, ReferenceInputs(tensors: [x, gate[0]]), outputTypes: outputTypes)
         case .layerNormalization(let axis, let epsilon):
             return try ReferenceFeatureNormalization.layer(args, axis: axis, epsilon: epsilon, outputTypes: outputTypes)
         case .instanceNormalization(let epsilon):

@@ -65,7 +65,7 @@ enum ReferenceConvolution {
     /// The fused activation (if any) applied to every output, after the bias.
     private static func activated(_ output: [Float], _ activation: FusedActivation?) -> [Float] {
         guard let activation else { return output }
-        return output.map(activation.apply)
+        return output.map(activation.evaluator)
     }
 
     /// One kernel position and the outputs it touches without reading padding.

@@ -29,7 +29,9 @@ enum ReferenceUnary {
         case .threshold(let alpha): return { $0.isNaN ? $0 : Swift.max(alpha, $0) }
         case .thresholdedRelu(let alpha): return { $0 > alpha ? $0 : 0 }
         case .elu(let alpha): return { $0 >= 0 ? $0 : alpha * (expf($0) - 1) }
-        case .softsign: return { $0 / (1 + Swift.abs($0)) }
+        case .softsign:
+            // ±1 at ±inf, where the quotient alone is inf / inf.
+            return { $0.isInfinite ? ($0 > 0 ? 1 : -1) : $0 / (1 + Swift.abs($0)) }
         case .softplus:
             return softplus
         case .neg: return { -$0 }
@@ -39,10 +41,13 @@ enum ReferenceUnary {
         case .selu(let alpha, let gamma):
             return { $0 > 0 ? gamma * $0 : gamma * (alpha * expf($0) - alpha) }
         case .celu(let alpha):
-            return { Swift.max(0, $0) + Swift.min(0, alpha * (expf($0 / alpha) - 1)) }
+            return { $0.isNaN ? $0 : Swift.max(0, $0) + Swift.min(0, alpha * (expf($0 / alpha) - 1)) }
         case .mish:
             // At -inf the product is -inf * 0; the limit is 0.
             return { $0 == -.infinity ? 0 : $0 * tanhf(softplus($0)) }
+        case .silu:
+            // At -inf the product is -inf * 0; the limit is 0.
+            return { $0 == -.infinity ? 0 : $0 * ReferenceActivations.sigmoid($0) }
         case .gelu(let tanhApproximation):
             // At -inf both forms are -inf * 0; the limit is 0.
             if tanhApproximation {

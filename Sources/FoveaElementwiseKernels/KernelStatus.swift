@@ -2,9 +2,9 @@ import CFoveaKernels
 import FoveaCore
 
 /// Turns a C kernel's `fovea_status` into a ``FoveaError``.
-enum KernelStatus {
+public enum KernelStatus {
     /// Throws unless `status` is `FOVEA_STATUS_OK`; `what` names the call for the message.
-    static func check(_ status: fovea_status, _ what: @autoclosure () -> String) throws {
+    public static func check(_ status: fovea_status, _ what: @autoclosure () -> String) throws {
         guard status != FOVEA_STATUS_OK else { return }
         let description = String(cString: fovea_status_description(status))
         let kind: FoveaError.Kind

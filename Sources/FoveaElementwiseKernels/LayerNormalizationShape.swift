@@ -1,0 +1,44 @@
+import CFoveaKernels
+import FoveaCore
+
+/// A LayerNormalization as the C kernel `fovea_layer_norm_f32` runs it:
+/// rows of `inner` elements (the axes from `axis` on), a scale (and bias)
+/// of `inner` values each.
+public struct LayerNormalizationShape: Sendable, Equatable {
+    public let outer: Int
+    public let inner: Int
+    public let epsilon: Float
+
+    /// `outer` rows of `inner` elements.
+    public init(outer: Int, inner: Int, epsilon: Float) {
+        self.outer = outer
+        self.inner = inner
+        self.epsilon = epsilon
+    }
+
+    /// The shape of a planned LayerNormalization node with one output whose
+    /// scale and bias are dense vectors of the normalized size (no other
+    /// broadcast); `nil` for anything else.
+    public init?(_ node: NodeContext) {
+        guard case .layerNormalization(let axis, let epsilon) = node.op, node.outputTypes.count == 1,
+              let x = node.inputType(0), x.dataType == .float32, node.outputTypes[0] == x,
+              let scale = node.inputType(1), scale.dataType == .float32 else { return nil }
+        let rank = x.shape.count
+        let normalizedAxis = axis < 0 ? axis + rank : axis
+        guard normalizedAxis >= 0, normalizedAxis < rank else { return nil }
+        let inner = x.shape[normalizedAxis...].reduce(1, *)
+        guard scale.shape.reduce(1, *) == inner, scale.shape.count <= rank - normalizedAxis else { return nil }
+        if node.inputTypes.count > 2, let bias = node.inputType(2) {
+            guard bias.dataType == .float32, bias.shape.reduce(1, *) == inner, bias.shape.count <= rank - normalizedAxis else { return nil }
+        }
+        self.outer = x.shape[..<normalizedAxis].reduce(1, *)
+        self.inner = inner
+        self.epsilon = epsilon
+    }
+
+    /// Normalizes `x` into `y` (which may be `x`); `bias` may be `nil`.
+    public func apply(_ x: UnsafePointer<Float>, scale: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
+                      _ y: UnsafeMutablePointer<Float>, threads: Int) -> fovea_status {
+        fovea_layer_norm_f32(outer, inner, x, scale, bias, epsilon, y, threads)
+    }
+}
