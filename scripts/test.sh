@@ -124,6 +124,13 @@ training_checks() {
   .build-python/bin/python scripts/training-check.py .build-training
 }
 
+# Small ONNX graphs of every operator form and exporter pattern (issue 19's list),
+# on every backend against onnxruntime, with the release `fovea` the release step built.
+operator_check() {
+  [ -x .build/release/fovea ] || swift build -c release --product fovea > /dev/null 2>&1 || return 1
+  .build-python/bin/python scripts/onnx-op-check.py --fovea .build/release/fovea
+}
+
 # kernel_ctest BUILD_DIR [CMAKE_ARGS...]: the C kernels as a standalone CMake
 # project, then ctest. The configure and build logs are printed only on failure.
 kernel_ctest() {
@@ -160,6 +167,8 @@ step "thread sanitizer" tsan_counts env FOVEA_OPENMP=0 swift test --scratch-path
 step "release" xctest_counts release_tests
 
 step "training checks" summary_line_counts training_checks
+
+step "ONNX operators vs onnxruntime" summary_line_counts operator_check
 
 step "C kernels" ctest_counts kernel_ctest build-cmake
 

@@ -402,6 +402,7 @@ public struct SqueezeExcitationAttributes: Sendable, Equatable {
     /// Reduced channels → channels, with the gate activation.
     public var expand: ConvAttributes
 
+    /// Creates the attributes of a block from its two 1×1 convolutions.
     public init(reduce: ConvAttributes, expand: ConvAttributes) {
         self.reduce = reduce
         self.expand = expand

@@ -3,8 +3,12 @@
 public enum ScatterReduction: String, Sendable, Equatable, CaseIterable {
     /// The update replaces the element.
     case none
+    /// The element plus the update.
     case add
+    /// The element times the update.
     case mul
+    /// The larger of the element and the update.
     case max
+    /// The smaller of the element and the update.
     case min
 }

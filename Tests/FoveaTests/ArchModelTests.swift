@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import FoveaCore
 import FoveaTestSupport
 @testable import Fovea
 

@@ -16,6 +16,7 @@
 public struct FuseElementwiseActivations: GraphPass {
     public var name: String { "FuseElementwiseActivations" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

@@ -16,6 +16,7 @@
 public struct FuseGELU: GraphPass {
     public var name: String { "FuseGELU" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

@@ -20,6 +20,7 @@
 public struct FuseLayerNormalization: GraphPass {
     public var name: String { "FuseLayerNormalization" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {

@@ -17,6 +17,7 @@
 public struct FuseSqueezeExcitation: GraphPass {
     public var name: String { "FuseSqueezeExcitation" }
 
+    /// Creates the pass. It has no settings; one value serves any number of graphs.
     public init() {}
 
     public func run(_ graph: inout Graph) throws -> Bool {
