@@ -18,6 +18,9 @@
 
 typedef float vm_f __attribute__((vector_size(VM_LANES * 4)));
 typedef int32_t vm_i __attribute__((vector_size(VM_LANES * 4)));
+/* Bit arithmetic that may wrap (exponent tricks on NaN and inf bit patterns) is done
+ * unsigned: signed overflow is undefined behaviour, and UBSan reports it. */
+typedef uint32_t vm_u __attribute__((vector_size(VM_LANES * 4)));
 
 #define VM_F(c) ((vm_f){0} + (float)(c))
 #define VM_I(c) ((vm_i){0} + (int32_t)(c))
@@ -82,7 +85,7 @@ VM_FN vm_f VM_NAME(exp)(vm_f x) {
     q = q * r + 1.0f;
     const vm_i ni = __builtin_convertvector(n, vm_i);
     const vm_i n1 = ni >> 1, n2 = ni - n1;
-    const vm_f s1 = (vm_f)((n1 + 127) << 23), s2 = (vm_f)((n2 + 127) << 23);
+    const vm_f s1 = (vm_f)((vm_u)(n1 + 127) << 23), s2 = (vm_f)((vm_u)(n2 + 127) << 23);
     return VM_NAME(keep_nan)(x, (q * s1) * s2);
 }
 
@@ -94,7 +97,7 @@ VM_FN vm_f VM_NAME(exp)(vm_f x) {
  */
 /* The log of a positive normal float, without special cases; k_offset is added to its exponent. */
 VM_FN vm_f VM_NAME(log_normal)(vm_f x, vm_i k_offset) {
-    vm_i ix = (vm_i)x + (0x3f800000 - 0x3f3504f3);
+    vm_i ix = (vm_i)((vm_u)x + (uint32_t)(0x3f800000 - 0x3f3504f3));
     const vm_i k = ((ix >> 23) - 0x7f) + k_offset;
     ix = (ix & 0x007fffff) + 0x3f3504f3;
     const vm_f f = (vm_f)ix - 1.0f;
