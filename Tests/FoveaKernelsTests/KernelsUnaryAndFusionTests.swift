@@ -12,14 +12,9 @@ final class KernelsUnaryAndFusionTests: XCTestCase {
     }
 
     func testLayerNormalization() throws {
-        var generator = SeededGenerator(seed: 5)
-        for (shape, axis) in [([2, 5, 16], -1), ([3, 4, 7], 1), ([1, 33], 1)] as [([Int], Int)] {
-            let x = LayerCheck.randomTensor(shape, using: &generator)
-            let normalized = Array(shape[(axis < 0 ? axis + shape.count : axis)...])
-            let scale = LayerCheck.randomTensor(normalized, using: &generator)
-            let bias = LayerCheck.randomTensor(normalized, using: &generator)
-            try KernelsTestSupport.check(.layerNormalization(axis: axis, epsilon: 1e-5), [x, scale, bias], constants: [1, 2],
-                                         tolerance: Tolerance(absolute: 1e-5, relative: 1e-4), threads: 2, "layernorm \(shape) axis \(axis)")
+        for c in LayerNormalizationCases.all() {
+            try KernelsTestSupport.check(c.op, [c.x, c.scale, c.bias], constants: [1, 2],
+                                         tolerance: Tolerance(absolute: 1e-5, relative: 1e-4), threads: 2, "layernorm \(c.shape) axis \(c.axis)")
         }
     }
 

@@ -12,16 +12,11 @@ final class SIMDUnaryAndFusionTests: XCTestCase {
     }
 
     func testLayerNormalization() throws {
-        var generator = SeededGenerator(seed: 5)
-        for (shape, axis) in [([2, 5, 16], -1), ([3, 4, 7], 1), ([1, 33], 1)] as [([Int], Int)] {
-            let x = LayerCheck.randomTensor(shape, using: &generator)
-            let normalized = Array(shape[(axis < 0 ? axis + shape.count : axis)...])
-            let scale = LayerCheck.randomTensor(normalized, using: &generator)
-            let bias = LayerCheck.randomTensor(normalized, using: &generator)
-            try SIMDTestSupport.check(.layerNormalization(axis: axis, epsilon: 1e-5), [x, scale, bias], constants: [1, 2],
-                                      tolerance: Tolerance(absolute: 1e-5, relative: 1e-4), threads: 2, "layernorm \(shape) axis \(axis)")
-            try SIMDTestSupport.check(.layerNormalization(axis: axis, epsilon: 1e-5), [x, scale], constants: [1],
-                                      tolerance: Tolerance(absolute: 1e-5, relative: 1e-4), "layernorm \(shape) no bias")
+        for c in LayerNormalizationCases.all() {
+            try SIMDTestSupport.check(c.op, [c.x, c.scale, c.bias], constants: [1, 2],
+                                      tolerance: Tolerance(absolute: 1e-5, relative: 1e-4), threads: 2, "layernorm \(c.shape) axis \(c.axis)")
+            try SIMDTestSupport.check(c.op, [c.x, c.scale], constants: [1],
+                                      tolerance: Tolerance(absolute: 1e-5, relative: 1e-4), "layernorm \(c.shape) no bias")
         }
     }
 
