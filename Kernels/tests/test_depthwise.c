@@ -1,6 +1,6 @@
 /*
- * Depthwise convolution: every variant (3×3 stride 1, 3×3 stride 2, any
- * k×k / stride / dilation) on every ISA the CPU supports, against a naive
+ * Depthwise convolution: every variant (3×3, 5×5 and 7×7 stride 1 and 2,
+ * any k×k / stride / dilation) on every ISA the CPU supports, against a naive
  * double-precision convolution written here, over hundreds of seeded random
  * shapes (odd sizes, pads, strides, dilations, channel multipliers, batch > 1,
  * strided outputs with untouched gaps, inputs against inaccessible pages),
@@ -60,12 +60,31 @@ static int within(float got, double want, double bound) {
 
 /* ---- Comparing every ISA with the naive result ------------------------------------- */
 
-static const char *expected_kind(const fovea_conv2d_params *p) {
-    if (p->kernel_height == 3 && p->kernel_width == 3 && p->dilation_height == 1 && p->dilation_width == 1) {
-        if (p->stride_height == 1 && p->stride_width == 1) return "3x3s1";
-        if (p->stride_height == 2 && p->stride_width == 2) return "3x3s2";
+/*
+ * The variant dispatch must pick: 3×3 stride 1/2 everywhere; 5×5 and 7×7
+ * stride 1 on AVX2 and AVX-512, stride 2 on AVX-512; k×k otherwise.
+ */
+static const char *expected_kind(const fovea_conv2d_params *p, const char *isa) {
+    if (p->kernel_height != p->kernel_width || p->stride_height != p->stride_width || p->dilation_height != 1 ||
+        p->dilation_width != 1 || p->stride_height > 2) {
+        return "kxk";
     }
-    return "kxk";
+    const int s2 = p->stride_height == 2, scalar = strcmp(isa, "scalar") == 0, avx2 = strcmp(isa, "avx2") == 0;
+    switch (p->kernel_height) {
+    case 3: return s2 ? "3x3s2" : "3x3s1";
+    case 5: return scalar || (s2 && avx2) ? "kxk" : s2 ? "5x5s2" : "5x5s1";
+    case 7: return scalar || (s2 && avx2) ? "kxk" : s2 ? "7x7s2" : "7x7s1";
+    default: return "kxk";
+    }
+}
+
+/* Index of a kind in variant_runs. */
+static int kind_index(const char *kind) {
+    static const char *const kinds[] = {"3x3s1", "3x3s2", "5x5s1", "5x5s2", "7x7s1", "7x7s2", "kxk"};
+    for (int i = 0; i < 6; i++) {
+        if (strcmp(kind, kinds[i]) == 0) return i;
+    }
+    return 6;
 }
 
 static void describe(const fovea_conv2d_params *p, size_t gap, const fovea_activation *act, char *text,
@@ -86,7 +105,7 @@ static int same_floats(const float *a, const float *b, size_t count) {
     return 1;
 }
 
-static long cases_run = 0, variant_runs[3] = {0, 0, 0};
+static long cases_run = 0, variant_runs[7] = {0, 0, 0, 0, 0, 0, 0};
 
 /*
  * Runs every supported ISA on one problem: y images `gap` floats apart beyond
@@ -104,18 +123,18 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
     naive_depthwise(p, w, bias, x, act, expected, bound);
     char text[320];
     describe(p, gap, act, text, sizeof text);
-    const char *kind = expected_kind(p);
     cases_run++;
 
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (!fovea_kernels_isa_supported(test_isas[isa])) continue;
         CHECK_STATUS(fovea_kernels_set_isa(test_isas[isa]), FOVEA_STATUS_OK);
+        const char *kind = expected_kind(p, test_isas[isa]);
         char name[64];
         snprintf(name, sizeof name, "dwconv_%s_%s", kind, test_isas[isa]);
         const char *got_name = fovea_depthwise_kernel_name(p);
         CHECK(got_name != NULL && strcmp(got_name, name) == 0, "kernel name %s, expected %s (%s)",
               got_name ? got_name : "NULL", name, text);
-        variant_runs[kind[0] == 'k' ? 2 : kind[4] == '1' ? 0 : 1]++;
+        variant_runs[kind_index(kind)]++;
 
         guarded_buffer y = guarded_alloc(total, misalign);
         CHECK_STATUS(fovea_depthwise_conv2d_f32(p, w, bias, x, y.data, stride, act, threads), FOVEA_STATUS_OK);
@@ -199,7 +218,7 @@ static void random_problem(test_rng *rng, int c) {
     p.output_channels = p.channels * (size_t)(rng_int(rng, 0, 3) == 0 ? rng_int(rng, 2, 3) : 1);
     p.input_height = random_extent(rng);
     p.input_width = random_extent(rng);
-    const long shape = rng_int(rng, 0, 9);
+    const long shape = rng_int(rng, 0, 11);
     if (shape < 4) { /* 3×3 stride 1 */
         p.kernel_height = p.kernel_width = 3;
         p.stride_height = p.stride_width = 1;
@@ -207,6 +226,10 @@ static void random_problem(test_rng *rng, int c) {
     } else if (shape < 7) { /* 3×3 stride 2 */
         p.kernel_height = p.kernel_width = 3;
         p.stride_height = p.stride_width = 2;
+        p.dilation_height = p.dilation_width = 1;
+    } else if (shape < 9) { /* 5×5 or 7×7, stride 1 or 2 (their own variants) */
+        p.kernel_height = p.kernel_width = rng_int(rng, 0, 1) ? 7 : 5;
+        p.stride_height = p.stride_width = (size_t)rng_int(rng, 1, 2);
         p.dilation_height = p.dilation_width = 1;
     } else { /* anything */
         p.kernel_height = (size_t)rng_int(rng, 1, 5);
@@ -321,6 +344,13 @@ static void mobilenet_shapes(test_rng *rng) {
     run_fixed(rng, &q, NULL, 2, 1);
     const fovea_conv2d_params r = params(1, 2, 1, 60, 70, 5, 2, 2); /* 5×5 stride 2 (MnasNet, EfficientNet) */
     run_fixed(rng, &r, NULL, 2, 1);
+    /* ConvNeXt's 7×7 pad 3 at each stage's size, EfficientNet's 5×5 pad 2 stride 1 and 2 (few channels). */
+    const size_t big[][4] = {{56, 7, 1, 3}, {28, 7, 1, 3}, {14, 7, 1, 3}, {7, 7, 1, 3}, {112, 5, 2, 2},
+                             {28, 5, 1, 2}, {14, 5, 2, 2}, {7, 5, 1, 2}, {57, 7, 2, 3}, {13, 5, 1, 2}};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        const fovea_conv2d_params b = params(1, 3, 1, big[i][0], big[i][0], big[i][1], big[i][2], big[i][3]);
+        run_fixed(rng, &b, i % 3 == 0 ? &relu6 : NULL, 1 + i % 3, (int)(i % 2));
+    }
 }
 
 /* Hand-checked: a 3×3 all-ones kernel over a 3×3 ramp with pads 1 sums each neighbourhood. */
@@ -490,8 +520,9 @@ int main(void) {
     special_values();
     bad_parameters();
     mobilenet_shapes(&rng);
-    for (int c = 0; cases_run < 700; c++) random_problem(&rng, c);
-    printf("problems: %ld (variant runs: 3x3s1 %ld, 3x3s2 %ld, kxk %ld)\n", cases_run, variant_runs[0],
-           variant_runs[1], variant_runs[2]);
+    for (int c = 0; cases_run < 900; c++) random_problem(&rng, c);
+    printf("problems: %ld (variant runs: 3x3s1 %ld, 3x3s2 %ld, 5x5s1 %ld, 5x5s2 %ld, 7x7s1 %ld, 7x7s2 %ld, kxk %ld)\n",
+           cases_run, variant_runs[0], variant_runs[1], variant_runs[2], variant_runs[3], variant_runs[4],
+           variant_runs[5], variant_runs[6]);
     return test_finish("test_depthwise");
 }

@@ -3,8 +3,9 @@ import FoveaCore
 import FoveaElementwiseKernels
 
 /// A depthwise convolution (groups == channels) by direct loops per channel
-/// plane: dedicated 3×3 stride-1 and stride-2 kernels, a general k×k one
-/// otherwise, bias and activation fused (`fovea_depthwise_conv2d_f32`).
+/// plane: dedicated 3×3, 5×5 and 7×7 stride-1 and stride-2 kernels
+/// (ConvNeXt's 7×7, EfficientNet's 5×5), a general k×k one otherwise, bias and
+/// activation fused (`fovea_depthwise_conv2d_f32`).
 /// Depthwise convolutions do too little work per weight for a GEMM to pay.
 struct DirectDepthwiseStep: PreparedStep {
     let shape: ConvolutionShape

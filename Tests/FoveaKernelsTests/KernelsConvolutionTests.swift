@@ -121,7 +121,8 @@ final class KernelsConvolutionTests: XCTestCase {
 
     /// Larger planes and channel counts: many column panels, a reduction over
     /// two K blocks (120 channels × 3×3 = 1080 > 512), Winograd on planes of
-    /// several tile blocks, a depthwise layer of MobileNet's shape.
+    /// several tile blocks, depthwise layers of MobileNet's, ConvNeXt's (7×7)
+    /// and EfficientNet's (5×5) shapes.
     func testLargerShapesOnEveryPolicy() throws {
         var coverage = Coverage()
         var rng = ConvRandom(seed: 37)
@@ -129,6 +130,7 @@ final class KernelsConvolutionTests: XCTestCase {
         let shapes: [(Int, Int, Int, Int, Int, Int)] = [
             (37, 5, 11, 3, 1, 1), (37, 40, 9, 1, 1, 1), (61, 3, 8, 3, 2, 1), (23, 32, 35, 3, 1, 1),
             (19, 64, 16, 1, 1, 1), (9, 120, 9, 3, 1, 1), (29, 24, 24, 3, 1, 24), (28, 16, 32, 3, 2, 16),
+            (28, 24, 24, 7, 1, 24), (14, 20, 20, 7, 1, 20), (29, 16, 16, 5, 2, 16), (14, 24, 24, 5, 1, 24),
         ]
         for (index, (spatial, channels, outputs, kernel, stride, group)) in shapes.enumerated() {
             let x = try Tensor(shape: [1, channels, spatial, spatial], floats: rng.floats(channels * spatial * spatial))
@@ -207,7 +209,16 @@ final class KernelsConvolutionTests: XCTestCase {
             XCTAssertTrue(try algorithm(make(8, 8, [3, 3], group: 8), policy).hasPrefix("dwconv_3x3s1"), "\(policy) depthwise")
             XCTAssertTrue(try algorithm(make(8, 24, [3, 3], stride: 2, group: 8), policy).hasPrefix("dwconv_3x3s2"),
                           "\(policy) depthwise, channel multiplier 3")
-            XCTAssertTrue(try algorithm(make(8, 8, [5, 5], group: 8), policy).hasPrefix("dwconv_kxk"), "\(policy) depthwise 5x5")
+            // 5×5 and 7×7 have their own kernels at stride 1 on AVX2 and AVX-512 (stride 2 on AVX-512), k×k elsewhere.
+            let isa = KernelsBackend.isa
+            let ownStride1 = isa != "scalar", ownStride2 = isa == "avx512"
+            XCTAssertTrue(try algorithm(make(8, 8, [5, 5], pads: [2, 2, 2, 2], group: 8), policy)
+                .hasPrefix(ownStride1 ? "dwconv_5x5s1" : "dwconv_kxk"), "\(policy) depthwise 5x5")
+            XCTAssertTrue(try algorithm(make(8, 8, [7, 7], pads: [3, 3, 3, 3], group: 8), policy)
+                .hasPrefix(ownStride1 ? "dwconv_7x7s1" : "dwconv_kxk"), "\(policy) depthwise 7x7")
+            XCTAssertTrue(try algorithm(make(8, 8, [5, 5], stride: 2, group: 8), policy)
+                .hasPrefix(ownStride2 ? "dwconv_5x5s2" : "dwconv_kxk"), "\(policy) depthwise 5x5 stride 2")
+            XCTAssertTrue(try algorithm(make(8, 8, [5, 3], group: 8), policy).hasPrefix("dwconv_kxk"), "\(policy) depthwise 5x3")
         }
         // A 1x1 convolution with pads is an im2col of a 1x1 window, not a GEMM on the input planes.
         XCTAssertTrue(try algorithm(make(8, 16, [1, 1], pads: [1, 1, 1, 1]), .off).hasPrefix("im2col+gemm 1x1"))

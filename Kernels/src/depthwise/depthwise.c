@@ -7,40 +7,59 @@
 
 #include <stdint.h>
 
-typedef enum dwconv_kind { DWCONV_3X3S1 = 0, DWCONV_3X3S2 = 1, DWCONV_KXK = 2, DWCONV_KIND_COUNT = 3 } dwconv_kind;
+typedef enum dwconv_kind {
+    DWCONV_3X3S1,
+    DWCONV_3X3S2,
+    DWCONV_5X5S1,
+    DWCONV_5X5S2,
+    DWCONV_7X7S1,
+    DWCONV_7X7S2,
+    DWCONV_KXK,
+    DWCONV_KIND_COUNT
+} dwconv_kind;
+
+/* A variant and its name ("dwconv_7x7s1_avx512"); a kind without its own code on an ISA runs k×k. */
+typedef struct dwconv_variant {
+    fovea_dwconv_fn run;
+    const char *name;
+} dwconv_variant;
+
+#define VARIANT(kind, isa) {fovea_dwconv_##kind##_f32__##isa, "dwconv_" #kind "_" #isa}
 
 #if FOVEA_HAVE_X86_VARIANTS
-#define DWCONV_ROW(kind)                                                                                    \
-    { fovea_dwconv_##kind##_f32__scalar, fovea_dwconv_##kind##_f32__avx2, fovea_dwconv_##kind##_f32__avx512 }
-#else
-#define DWCONV_ROW(kind)                                                                                    \
-    { fovea_dwconv_##kind##_f32__scalar, fovea_dwconv_##kind##_f32__scalar, fovea_dwconv_##kind##_f32__scalar }
-#endif
-
-static const fovea_dwconv_fn dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
-    DWCONV_ROW(3x3s1),
-    DWCONV_ROW(3x3s2),
-    DWCONV_ROW(kxk),
+static const dwconv_variant dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
+    {VARIANT(3x3s1, scalar), VARIANT(3x3s1, avx2), VARIANT(3x3s1, avx512)},
+    {VARIANT(3x3s2, scalar), VARIANT(3x3s2, avx2), VARIANT(3x3s2, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(5x5s1, avx2), VARIANT(5x5s1, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(5x5s2, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(7x7s1, avx2), VARIANT(7x7s1, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(7x7s2, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(kxk, avx512)},
 };
-
-#if FOVEA_HAVE_X86_VARIANTS
-#define DWCONV_NAMES(kind) {"dwconv_" #kind "_scalar", "dwconv_" #kind "_avx2", "dwconv_" #kind "_avx512"}
 #else
-#define DWCONV_NAMES(kind) {"dwconv_" #kind "_scalar", "dwconv_" #kind "_scalar", "dwconv_" #kind "_scalar"}
-#endif
-
-static const char *const dwconv_names[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
-    DWCONV_NAMES(3x3s1),
-    DWCONV_NAMES(3x3s2),
-    DWCONV_NAMES(kxk),
+static const dwconv_variant dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
+    {VARIANT(3x3s1, scalar), VARIANT(3x3s1, scalar), VARIANT(3x3s1, scalar)},
+    {VARIANT(3x3s2, scalar), VARIANT(3x3s2, scalar), VARIANT(3x3s2, scalar)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
+    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
 };
+#endif
 
 static dwconv_kind kind_of(const fovea_conv2d_params *p) {
-    if (p->kernel_height == 3 && p->kernel_width == 3 && p->dilation_height == 1 && p->dilation_width == 1) {
-        if (p->stride_height == 1 && p->stride_width == 1) return DWCONV_3X3S1;
-        if (p->stride_height == 2 && p->stride_width == 2) return DWCONV_3X3S2;
+    if (p->kernel_height != p->kernel_width || p->stride_height != p->stride_width || p->dilation_height != 1 ||
+        p->dilation_width != 1 || p->stride_height > 2) {
+        return DWCONV_KXK;
     }
-    return DWCONV_KXK;
+    const int s2 = p->stride_height == 2;
+    switch (p->kernel_height) {
+    case 3: return s2 ? DWCONV_3X3S2 : DWCONV_3X3S1;
+    case 5: return s2 ? DWCONV_5X5S2 : DWCONV_5X5S1;
+    case 7: return s2 ? DWCONV_7X7S2 : DWCONV_7X7S1;
+    default: return DWCONV_KXK;
+    }
 }
 
 /* a*b*c*d without overflow of the byte count (ptrdiff_t); *overflow set otherwise. */
@@ -111,7 +130,7 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
         return FOVEA_STATUS_TOO_LARGE;
     }
 
-    const fovea_dwconv_fn run = dwconv_variants[kind_of(p)][fovea_active_isa()];
+    const fovea_dwconv_fn run = dwconv_variants[kind_of(p)][fovea_active_isa()].run;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const size_t taps = p->kernel_height * p->kernel_width;
     const size_t multiplier = p->output_channels / p->channels;
@@ -161,5 +180,5 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
 const char *fovea_depthwise_kernel_name(const fovea_conv2d_params *p) {
     size_t outputs = 0;
     if (check_shape(p, &outputs) != FOVEA_STATUS_OK) return NULL;
-    return dwconv_names[kind_of(p)][fovea_active_isa()];
+    return dwconv_variants[kind_of(p)][fovea_active_isa()].name;
 }

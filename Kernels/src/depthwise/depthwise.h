@@ -22,18 +22,26 @@
 typedef void (*fovea_dwconv_fn)(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
                                 size_t oh_begin, size_t oh_end, const fovea_epilogue *e);
 
-#define FOVEA_DWCONV_VARIANTS(isa)                                                                                  \
-    void fovea_dwconv_3x3s1_f32__##isa(const fovea_conv2d_params *p, const float *x, const float *w, float bias,   \
-                                       float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e);        \
-    void fovea_dwconv_3x3s2_f32__##isa(const fovea_conv2d_params *p, const float *x, const float *w, float bias,   \
-                                       float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e);        \
-    void fovea_dwconv_kxk_f32__##isa(const fovea_conv2d_params *p, const float *x, const float *w, float bias,     \
-                                     float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e);
+#define FOVEA_DWCONV_VARIANT(name) \
+    void fovea_dwconv_##name(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y, \
+                             size_t oh_begin, size_t oh_end, const fovea_epilogue *e);
+
+#define FOVEA_DWCONV_VARIANTS(isa)         \
+    FOVEA_DWCONV_VARIANT(3x3s1_f32__##isa) \
+    FOVEA_DWCONV_VARIANT(3x3s2_f32__##isa) \
+    FOVEA_DWCONV_VARIANT(kxk_f32__##isa)
 
 FOVEA_DWCONV_VARIANTS(scalar)
 #if FOVEA_HAVE_X86_VARIANTS
 FOVEA_DWCONV_VARIANTS(avx2)
 FOVEA_DWCONV_VARIANTS(avx512)
+/* 5×5 and 7×7: stride 1 on both ISAs, stride 2 on AVX-512 (the others run the k×k variant). */
+FOVEA_DWCONV_VARIANT(5x5s1_f32__avx2)
+FOVEA_DWCONV_VARIANT(7x7s1_f32__avx2)
+FOVEA_DWCONV_VARIANT(5x5s1_f32__avx512)
+FOVEA_DWCONV_VARIANT(7x7s1_f32__avx512)
+FOVEA_DWCONV_VARIANT(5x5s2_f32__avx512)
+FOVEA_DWCONV_VARIANT(7x7s2_f32__avx512)
 #endif
 
 /* ---- Tap arithmetic --------------------------------------------------------- */
