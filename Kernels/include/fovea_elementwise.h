@@ -27,12 +27,20 @@ extern "C" {
 /** The largest tensor rank fovea_binary_f32 accepts. */
 #define FOVEA_ELEMENTWISE_MAX_RANK 6
 
-/** y = a op b, elementwise (IEEE 754 single precision, round to nearest). */
+/**
+ * y = a op b, elementwise (IEEE 754 single precision, round to nearest).
+ * MAX and MIN give NaN when either operand is NaN (ONNX Max/Min); between
+ * equal operands (+0 and -0) MAX returns b and MIN returns a. POW is the C
+ * library's powf on every ISA (not vectorized: the same bits everywhere).
+ */
 typedef enum fovea_binary_op {
     FOVEA_BINARY_ADD = 0,
     FOVEA_BINARY_SUB = 1,
     FOVEA_BINARY_MUL = 2,
-    FOVEA_BINARY_DIV = 3
+    FOVEA_BINARY_DIV = 3,
+    FOVEA_BINARY_MAX = 4,
+    FOVEA_BINARY_MIN = 5,
+    FOVEA_BINARY_POW = 6
 } fovea_binary_op;
 
 /**

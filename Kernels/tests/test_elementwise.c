@@ -2,7 +2,7 @@
  * Elementwise kernels on every ISA the CPU supports, against naive loops
  * written here:
  *
- *  - fovea_binary_f32: Add / Sub / Mul / Div with every broadcast pattern
+ *  - fovea_binary_f32: Add / Sub / Mul / Div / Max / Min / Pow with every broadcast pattern
  *    (random ranks 0–6, rank differences, size-1 and size-0 dimensions, the
  *    fast paths: equal shapes, scalars, per-channel vectors), fused
  *    activations, in place, special values. Tolerance: none — one IEEE
@@ -27,7 +27,11 @@ static float naive_op(fovea_binary_op op, float a, float b) {
     case FOVEA_BINARY_ADD: r = a + b; break;
     case FOVEA_BINARY_SUB: r = a - b; break;
     case FOVEA_BINARY_MUL: r = a * b; break;
-    default: r = a / b; break;
+    case FOVEA_BINARY_DIV: r = a / b; break;
+    /* ONNX Max/Min: NaN if either is; between equals, Max gives b and Min gives a (Swift.max / Swift.min). */
+    case FOVEA_BINARY_MAX: r = isnan(a) || isnan(b) ? NAN : (b >= a ? b : a); break;
+    case FOVEA_BINARY_MIN: r = isnan(a) || isnan(b) ? NAN : (b < a ? b : a); break;
+    default: r = powf(a, b); break;
     }
     return r;
 }
@@ -96,7 +100,8 @@ static void fill(test_rng *rng, float *v, size_t count, int special) {
     for (size_t i = 0; i < count; i++) v[i] = random_value(rng, special);
 }
 
-static const char *const op_names[] = {"add", "sub", "mul", "div"};
+static const char *const op_names[] = {"add", "sub", "mul", "div", "max", "min", "pow"};
+enum { binary_op_count = 7 };
 
 static fovea_activation random_activation(test_rng *rng, int *none) {
     fovea_activation a = {FOVEA_ACTIVATION_NONE, 0, 0, 0};
@@ -226,7 +231,7 @@ static void random_binary(test_rng *rng, int cases) {
             if (a_rank == rank && shape_count(a_rank, a_shape) == ny) in_place = 1;
             else if (b_rank == rank && shape_count(b_rank, b_shape) == ny) in_place = 2;
         }
-        check_binary(rng, (fovea_binary_op)rng_int(rng, 0, 3), a_rank, a_shape, b_rank, b_shape, none ? NULL : &act,
+        check_binary(rng, (fovea_binary_op)rng_int(rng, 0, binary_op_count - 1), a_rank, a_shape, b_rank, b_shape, none ? NULL : &act,
                      c % 8 == 7, in_place, (size_t)rng_int(rng, 1, 3));
     }
 }
@@ -236,7 +241,7 @@ static void fast_paths(test_rng *rng) {
     const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
     const size_t nchw[4] = {2, 64, 28, 29}, channel[4] = {1, 64, 1, 1}, channel3[3] = {64, 1, 1};
     const size_t big[1] = {300001}, scalar[1] = {1}, row[2] = {1, 29}, column[4] = {2, 64, 28, 1};
-    for (int op = 0; op < 4; op++) {
+    for (int op = 0; op < binary_op_count; op++) {
         check_binary(rng, (fovea_binary_op)op, 4, nchw, 4, nchw, &relu, 0, 1, 2);   /* residual Add + ReLU, in place */
         check_binary(rng, (fovea_binary_op)op, 4, nchw, 4, channel, NULL, 0, 0, 2); /* per-channel (BatchNorm-like) */
         check_binary(rng, (fovea_binary_op)op, 4, channel, 4, nchw, NULL, 0, 2, 3); /* per-channel first, y = b */
@@ -268,7 +273,7 @@ static void binary_special_values(void) {
                                       {FOVEA_ACTIVATION_LEAKY_RELU, 0, 0, 0.1f}};
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
-        for (int op = 0; op < 4; op++) {
+        for (int op = 0; op < binary_op_count; op++) {
             for (int k = 0; k < 4; k++) {
                 for (int i = 0; i < count; i++) want[i] = (float)test_activation(&acts[k], naive_op((fovea_binary_op)op, a[i], b[i]));
                 CHECK_STATUS(fovea_binary_f32((fovea_binary_op)op, 1, shape, a, 1, shape, b, 1, shape, y, &acts[k], 1),
@@ -466,7 +471,7 @@ static void bad_arguments(void) {
     CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 7, s1111111, a, 7, s1111111, b, 7, s1111111, y, NULL, 1),
                  FOVEA_STATUS_INVALID_PARAMETER);
     /* Unknown op or activation. */
-    CHECK_STATUS(fovea_binary_f32((fovea_binary_op)4, 2, s23, a, 2, s23, b, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32((fovea_binary_op)binary_op_count, 2, s23, a, 2, s23, b, 2, s23, y, NULL, 1),
                  FOVEA_STATUS_INVALID_PARAMETER);
     const fovea_activation bogus = {(fovea_activation_kind)7, 0, 0, 0};
     CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, b, 2, s23, y, &bogus, 1),

@@ -15,6 +15,14 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX2 __m256 op_ps(fove
     case FOVEA_BINARY_SUB: return _mm256_sub_ps(a, b);
     case FOVEA_BINARY_MUL: return _mm256_mul_ps(a, b);
     case FOVEA_BINARY_DIV: return _mm256_div_ps(a, b);
+    /* MAXPS/MINPS return their second operand for a NaN or equal pair: (a, b) and (b, a) give b >= a ? b : a and
+     * b < a ? b : a, then NaN operands are put back, a's last (the scalar code returns a when both are NaN). */
+    case FOVEA_BINARY_MAX: return _mm256_blendv_ps(_mm256_max_ps(a, b), a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+    case FOVEA_BINARY_MIN: {
+        const __m256 r = _mm256_blendv_ps(_mm256_min_ps(b, a), b, _mm256_cmp_ps(b, b, _CMP_UNORD_Q));
+        return _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, a, _CMP_UNORD_Q));
+    }
+    default: break;
     }
     return a;
 }
@@ -71,8 +79,8 @@ void fovea_binary_f32__avx2(fovea_binary_op op, fovea_binary_form form, fovea_ep
 #define CASES_F(o, f) CASE(o, f, 0) CASE(o, f, 1)
 #define CASES_O(o) CASES_F(o, 0) CASES_F(o, 1) CASES_F(o, 2)
     switch ((int)op * 6 + (int)form * 2 + (int)kind) {
-        CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3)
-    default: break;
+        CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3) CASES_O(4) CASES_O(5)
+    default: fovea_binary_f32__scalar(op, form, kind, n, a, b, y, e); break; /* POW: powf per element */
     }
 #undef CASE
 #undef CASES_F

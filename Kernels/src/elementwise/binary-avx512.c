@@ -16,6 +16,15 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 __m512 op_ps(fo
     case FOVEA_BINARY_SUB: return _mm512_sub_ps(a, b);
     case FOVEA_BINARY_MUL: return _mm512_mul_ps(a, b);
     case FOVEA_BINARY_DIV: return _mm512_div_ps(a, b);
+    /* MAXPS/MINPS return their second operand for a NaN or equal pair: (a, b) and (b, a) give b >= a ? b : a and
+     * b < a ? b : a, then NaN operands are put back, a's last (the scalar code returns a when both are NaN). */
+    case FOVEA_BINARY_MAX:
+        return _mm512_mask_mov_ps(_mm512_max_ps(a, b), _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
+    case FOVEA_BINARY_MIN: {
+        const __m512 r = _mm512_mask_mov_ps(_mm512_min_ps(b, a), _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q), b);
+        return _mm512_mask_mov_ps(r, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
+    }
+    default: break;
     }
     return a;
 }
@@ -62,8 +71,8 @@ void fovea_binary_f32__avx512(fovea_binary_op op, fovea_binary_form form, fovea_
 #define CASES_F(o, f) CASE(o, f, 0) CASE(o, f, 1)
 #define CASES_O(o) CASES_F(o, 0) CASES_F(o, 1) CASES_F(o, 2)
     switch ((int)op * 6 + (int)form * 2 + (int)kind) {
-        CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3)
-    default: break;
+        CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3) CASES_O(4) CASES_O(5)
+    default: fovea_binary_f32__scalar(op, form, kind, n, a, b, y, e); break; /* POW: powf per element */
     }
 #undef CASE
 #undef CASES_F

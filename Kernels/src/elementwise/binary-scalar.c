@@ -27,7 +27,8 @@ void fovea_binary_f32__scalar(fovea_binary_op op, fovea_binary_form form, fovea_
 #define CASES_F(o, f) CASE(o, f, 0) CASE(o, f, 1)
 #define CASES_O(o) CASES_F(o, 0) CASES_F(o, 1) CASES_F(o, 2)
     switch ((int)op * 6 + (int)form * 2 + (int)kind) {
-        CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3)
+        CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3) CASES_O(4) CASES_O(5)
+        CASES_O(6)
     default: break;
     }
 #undef CASE

@@ -160,7 +160,7 @@ static size_t share_start(size_t total, size_t parts, size_t part) {
 fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a_shape, const float *a,
                               size_t b_rank, const size_t *b_shape, const float *b, size_t y_rank,
                               const size_t *y_shape, float *y, const fovea_activation *activation, size_t threads) {
-    if ((unsigned)op > (unsigned)FOVEA_BINARY_DIV) return FOVEA_STATUS_INVALID_PARAMETER;
+    if ((unsigned)op > (unsigned)FOVEA_BINARY_POW) return FOVEA_STATUS_INVALID_PARAMETER;
     if (activation != NULL && (unsigned)activation->kind > (unsigned)FOVEA_ACTIVATION_LEAKY_RELU) {
         return FOVEA_STATUS_INVALID_PARAMETER;
     }

@@ -14,6 +14,7 @@
 #include "../runtime/runtime.h"
 #include "../gemm/gemm.h" /* fovea_epilogue */
 
+#include <math.h>
 #include <stdint.h>
 
 typedef enum fovea_binary_form {
@@ -64,6 +65,10 @@ static inline float fovea_binary_apply(fovea_binary_op op, float a, float b) {
     case FOVEA_BINARY_SUB: return a - b;
     case FOVEA_BINARY_MUL: return a * b;
     case FOVEA_BINARY_DIV: return a / b;
+    /* NaN if either is; else b >= a ? b : a and b < a ? b : a (the reference's Swift.max / Swift.min). */
+    case FOVEA_BINARY_MAX: return a != a ? a : b >= a || b != b ? b : a;
+    case FOVEA_BINARY_MIN: return a != a ? a : b < a || b != b ? b : a;
+    case FOVEA_BINARY_POW: return powf(a, b);
     }
     return a + b;
 }
