@@ -62,18 +62,18 @@ static int within(float got, double want, double bound) {
 
 /*
  * The variant dispatch must pick: 3×3 stride 1/2 everywhere; 5×5 and 7×7
- * stride 1 on AVX2 and AVX-512, stride 2 on AVX-512; k×k otherwise.
+ * stride 1/2 on AVX2 and AVX-512; k×k otherwise.
  */
 static const char *expected_kind(const fovea_conv2d_params *p, const char *isa) {
     if (p->kernel_height != p->kernel_width || p->stride_height != p->stride_width || p->dilation_height != 1 ||
         p->dilation_width != 1 || p->stride_height > 2) {
         return "kxk";
     }
-    const int s2 = p->stride_height == 2, scalar = strcmp(isa, "scalar") == 0, avx2 = strcmp(isa, "avx2") == 0;
+    const int s2 = p->stride_height == 2, scalar = strcmp(isa, "scalar") == 0;
     switch (p->kernel_height) {
     case 3: return s2 ? "3x3s2" : "3x3s1";
-    case 5: return scalar || (s2 && avx2) ? "kxk" : s2 ? "5x5s2" : "5x5s1";
-    case 7: return scalar || (s2 && avx2) ? "kxk" : s2 ? "7x7s2" : "7x7s1";
+    case 5: return scalar ? "kxk" : s2 ? "5x5s2" : "5x5s1";
+    case 7: return scalar ? "kxk" : s2 ? "7x7s2" : "7x7s1";
     default: return "kxk";
     }
 }

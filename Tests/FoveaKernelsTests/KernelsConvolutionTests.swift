@@ -209,15 +209,14 @@ final class KernelsConvolutionTests: XCTestCase {
             XCTAssertTrue(try algorithm(make(8, 8, [3, 3], group: 8), policy).hasPrefix("dwconv_3x3s1"), "\(policy) depthwise")
             XCTAssertTrue(try algorithm(make(8, 24, [3, 3], stride: 2, group: 8), policy).hasPrefix("dwconv_3x3s2"),
                           "\(policy) depthwise, channel multiplier 3")
-            // 5×5 and 7×7 have their own kernels at stride 1 on AVX2 and AVX-512 (stride 2 on AVX-512), k×k elsewhere.
-            let isa = KernelsBackend.isa
-            let ownStride1 = isa != "scalar", ownStride2 = isa == "avx512"
+            // 5×5 and 7×7 have their own stride-1 and stride-2 kernels on AVX2 and AVX-512, k×k on the scalar path.
+            let own = KernelsBackend.isa != "scalar"
             XCTAssertTrue(try algorithm(make(8, 8, [5, 5], pads: [2, 2, 2, 2], group: 8), policy)
-                .hasPrefix(ownStride1 ? "dwconv_5x5s1" : "dwconv_kxk"), "\(policy) depthwise 5x5")
+                .hasPrefix(own ? "dwconv_5x5s1" : "dwconv_kxk"), "\(policy) depthwise 5x5")
             XCTAssertTrue(try algorithm(make(8, 8, [7, 7], pads: [3, 3, 3, 3], group: 8), policy)
-                .hasPrefix(ownStride1 ? "dwconv_7x7s1" : "dwconv_kxk"), "\(policy) depthwise 7x7")
+                .hasPrefix(own ? "dwconv_7x7s1" : "dwconv_kxk"), "\(policy) depthwise 7x7")
             XCTAssertTrue(try algorithm(make(8, 8, [5, 5], stride: 2, group: 8), policy)
-                .hasPrefix(ownStride2 ? "dwconv_5x5s2" : "dwconv_kxk"), "\(policy) depthwise 5x5 stride 2")
+                .hasPrefix(own ? "dwconv_5x5s2" : "dwconv_kxk"), "\(policy) depthwise 5x5 stride 2")
             XCTAssertTrue(try algorithm(make(8, 8, [5, 3], group: 8), policy).hasPrefix("dwconv_kxk"), "\(policy) depthwise 5x3")
         }
         // A 1x1 convolution with pads is an im2col of a 1x1 window, not a GEMM on the input planes.

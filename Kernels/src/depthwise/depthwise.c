@@ -31,9 +31,9 @@ static const dwconv_variant dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] 
     {VARIANT(3x3s1, scalar), VARIANT(3x3s1, avx2), VARIANT(3x3s1, avx512)},
     {VARIANT(3x3s2, scalar), VARIANT(3x3s2, avx2), VARIANT(3x3s2, avx512)},
     {VARIANT(kxk, scalar), VARIANT(5x5s1, avx2), VARIANT(5x5s1, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(5x5s2, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(5x5s2, avx2), VARIANT(5x5s2, avx512)},
     {VARIANT(kxk, scalar), VARIANT(7x7s1, avx2), VARIANT(7x7s1, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(7x7s2, avx512)},
+    {VARIANT(kxk, scalar), VARIANT(7x7s2, avx2), VARIANT(7x7s2, avx512)},
     {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(kxk, avx512)},
 };
 #else

@@ -35,9 +35,11 @@ FOVEA_DWCONV_VARIANTS(scalar)
 #if FOVEA_HAVE_X86_VARIANTS
 FOVEA_DWCONV_VARIANTS(avx2)
 FOVEA_DWCONV_VARIANTS(avx512)
-/* 5×5 and 7×7: stride 1 on both ISAs, stride 2 on AVX-512 (the others run the k×k variant). */
+/* 5×5 and 7×7, stride 1 and 2 (the scalar code runs the k×k variant). */
 FOVEA_DWCONV_VARIANT(5x5s1_f32__avx2)
 FOVEA_DWCONV_VARIANT(7x7s1_f32__avx2)
+FOVEA_DWCONV_VARIANT(5x5s2_f32__avx2)
+FOVEA_DWCONV_VARIANT(7x7s2_f32__avx2)
 FOVEA_DWCONV_VARIANT(5x5s1_f32__avx512)
 FOVEA_DWCONV_VARIANT(7x7s1_f32__avx512)
 FOVEA_DWCONV_VARIANT(5x5s2_f32__avx512)
