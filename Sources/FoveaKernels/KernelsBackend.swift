@@ -58,7 +58,7 @@ public struct KernelsBackend: Backend {
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
         case .concat: return KernelsConcat.self
         case .batchNormalization: return KernelsNormalization.self
-        case .add, .sub, .mul, .div, .relu, .clip, .leakyRelu, .sigmoid, .softmax, .logSoftmax,
+        case .add, .sub, .mul, .div, .maximum, .minimum, .pow, .relu, .clip, .leakyRelu, .sigmoid, .softmax, .logSoftmax,
              .hardSigmoid, .hardSwish, .unary: return KernelsElementwise.self
         case .layerNormalization: return KernelsLayerNormalization.self
         case .squeezeExcitation: return KernelsSqueezeExcitation.self

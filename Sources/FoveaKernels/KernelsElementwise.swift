@@ -2,8 +2,8 @@ import CFoveaKernels
 import FoveaCore
 import FoveaElementwiseKernels
 
-/// Elementwise operators on the C kernels: Add, Sub, Mul, Div with ONNX
-/// broadcasting (rank ≤ 6), ReLU, Clip, LeakyReLU, Sigmoid and every other
+/// Elementwise operators on the C kernels: Add, Sub, Mul, Div, Max, Min, Pow
+/// (two inputs) with ONNX broadcasting (rank ≤ 6), ReLU, Clip, LeakyReLU, Sigmoid and every other
 /// activation and math function of `fovea_unary_f32` (SiLU, GELU, Exp, Erf,
 /// Tanh, HardSwish, ...), and Softmax /
 /// LogSoftmax. All float32; the unary ones and same-shape binary ones may
@@ -27,7 +27,7 @@ enum KernelsElementwise: KernelsOperatorFamily {
         let output = node.outputTypes[0].shape
         let inputs = node.inputTypes.compactMap { $0?.shape }
         switch node.op {
-        case .add, .sub, .mul, .div:
+        case .add, .sub, .mul, .div, .maximum, .minimum, .pow:
             guard inputs.count == 2, output.count <= Int(FOVEA_ELEMENTWISE_MAX_RANK),
                   inputs.allSatisfy({ $0.count <= Int(FOVEA_ELEMENTWISE_MAX_RANK) }) else {
                 throw FoveaError(.unsupported, "the kernels run binary operators up to rank \(FOVEA_ELEMENTWISE_MAX_RANK)")
@@ -37,7 +37,10 @@ enum KernelsElementwise: KernelsOperatorFamily {
             case .add: op = FOVEA_BINARY_ADD
             case .sub: op = FOVEA_BINARY_SUB
             case .mul: op = FOVEA_BINARY_MUL
-            default: op = FOVEA_BINARY_DIV
+            case .div: op = FOVEA_BINARY_DIV
+            case .maximum: op = FOVEA_BINARY_MAX
+            case .minimum: op = FOVEA_BINARY_MIN
+            default: op = FOVEA_BINARY_POW
             }
             return BinaryStep(op: op, name: node.op.typeName, a: inputs[0], b: inputs[1], y: output)
         case .relu, .clip, .leakyRelu:

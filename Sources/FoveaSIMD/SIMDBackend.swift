@@ -34,7 +34,7 @@ public struct SIMDBackend: Backend {
         case .relu, .leakyRelu, .clip, .sigmoid, .hardSigmoid, .hardSwish, .unary: return SIMDActivation.self
         case .layerNormalization: return SIMDLayerNormalization.self
         case .squeezeExcitation: return SIMDSqueezeExcitation.self
-        case .add, .sub, .mul, .div, .sum, .prelu: return SIMDBinary.self
+        case .add, .sub, .mul, .div, .maximum, .minimum, .pow, .sum, .prelu: return SIMDBinary.self
         case .batchNormalization: return SIMDBatchNormalization.self
         case .softmax, .logSoftmax: return SIMDSoftmax.self
         case .concat: return SIMDConcat.self

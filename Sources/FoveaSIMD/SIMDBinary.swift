@@ -1,18 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FoveaCore
 
-/// Add, Sub, Mul, Div, PRelu and the n-ary Sum with numpy broadcasting.
+/// Add, Sub, Mul, Div, Max, Min, Pow, PRelu (two inputs) and the n-ary Sum
+/// with numpy broadcasting.
 ///
 /// A ``SIMDBroadcastPlan`` made at prepare time turns every shape pair into
 /// rows where each operand advances by 1 or 0, which covers same-shape,
 /// scalar and per-channel (`[C,1,1]`, `[1,C,1,1]`) operands with contiguous
 /// vector loops; any other broadcast runs the same rows with a gather. Each
-/// element is the single IEEE operation the reference does, so results match
-/// it exactly.
+/// element is the single IEEE operation the reference does (Max and Min its
+/// NaN and ±0 rules, Pow the C library's `powf` lane by lane), so results
+/// match it exactly.
 enum SIMDBinary: SIMDOperatorFamily {
     typealias Vector = SIMDStepSupport.Vector
 
     enum Operation: Sendable, Equatable {
-        case add, sub, mul, div, prelu
+        case add, sub, mul, div, maximum, minimum, pow, prelu
 
         init?(_ op: Op) {
             switch op {
@@ -20,6 +29,9 @@ enum SIMDBinary: SIMDOperatorFamily {
             case .sub: self = .sub
             case .mul: self = .mul
             case .div: self = .div
+            case .maximum: self = .maximum
+            case .minimum: self = .minimum
+            case .pow: self = .pow
             case .prelu: self = .prelu
             default: return nil
             }
@@ -153,6 +165,22 @@ enum SIMDBinary: SIMDOperatorFamily {
             case .sub: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 - $1 }
             case .mul: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 * $1 }
             case .div: rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { $0 / $1 }
+            case .maximum:
+                // b >= a ? b : a (Swift.max), NaN if either is.
+                rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { a, b in
+                    b.replacing(with: a, where: a .> b).replacing(with: a, where: a .!= a)
+                }
+            case .minimum:
+                // b < a ? b : a (Swift.min), NaN if either is.
+                rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { a, b in
+                    a.replacing(with: b, where: b .< a).replacing(with: b, where: b .!= b)
+                }
+            case .pow:
+                rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { a, b in
+                    var result = Vector()
+                    for lane in 0..<Vector.scalarCount { result[lane] = powf(a[lane], b[lane]) }
+                    return result
+                }
             case .prelu:
                 // x < 0 ? slope * x : x (NaN stays NaN).
                 rowKernel(aRow, plan.aStep, bRow, plan.bStep, out + position, length) { x, slope in

@@ -211,9 +211,9 @@ final class KernelsConvolutionTests: XCTestCase {
                           "\(policy) depthwise, channel multiplier 3")
             // 5×5 and 7×7 have their own stride-1 and stride-2 kernels on AVX2 and AVX-512, k×k on the scalar path.
             let own = KernelsBackend.isa != "scalar"
-            XCTAssertTrue(try algorithm(make(8, 8, [5, 5], pads: [2, 2, 2, 2], group: 8), policy)
+            XCTAssertTrue(try algorithm(make(8, 8, [5, 5], group: 8, pads: [2, 2, 2, 2]), policy)
                 .hasPrefix(own ? "dwconv_5x5s1" : "dwconv_kxk"), "\(policy) depthwise 5x5")
-            XCTAssertTrue(try algorithm(make(8, 8, [7, 7], pads: [3, 3, 3, 3], group: 8), policy)
+            XCTAssertTrue(try algorithm(make(8, 8, [7, 7], group: 8, pads: [3, 3, 3, 3]), policy)
                 .hasPrefix(own ? "dwconv_7x7s1" : "dwconv_kxk"), "\(policy) depthwise 7x7")
             XCTAssertTrue(try algorithm(make(8, 8, [5, 5], stride: 2, group: 8), policy)
                 .hasPrefix(own ? "dwconv_5x5s2" : "dwconv_kxk"), "\(policy) depthwise 5x5 stride 2")

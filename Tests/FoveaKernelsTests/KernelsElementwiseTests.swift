@@ -33,7 +33,7 @@ final class KernelsElementwiseTests: XCTestCase {
     // MARK: Binary
 
     /// Every broadcast pattern of the shared pairs, with NaN, ±inf, ±0 and
-    /// the largest floats, each of the four operators; the same-shape side
+    /// the largest floats, each of the seven operators (Max, Min, Pow too); the same-shape side
     /// also runs in place (LayerCheck, through the step's overwritableInput).
     func testEveryBroadcastPatternMatchesReferenceExactly() throws {
         var g = SeededGenerator(seed: 21)
@@ -45,7 +45,7 @@ final class KernelsElementwiseTests: XCTestCase {
         ]
         let pairs = OperatorCases.broadcastShapePairs + extra
         for (index, (aShape, bShape)) in pairs.enumerated() {
-            for (k, op) in [Op.add, .sub, .mul, .div].enumerated() {
+            for (k, op) in [Op.add, .sub, .mul, .div, .maximum, .minimum, .pow].enumerated() {
                 let a = LayerCheck.randomTensorWithSpecials(aShape, using: &g)
                 let b = LayerCheck.randomTensorWithSpecials(bShape, using: &g)
                 let (step, context) = try KernelsTestSupport.prepare(op, [a, b])

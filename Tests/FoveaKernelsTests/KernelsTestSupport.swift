@@ -61,15 +61,17 @@ enum KernelsTestSupport {
     }
 
     /// How the step's `algorithm` must begin for `c` under `policy`, such as
-    /// `winograd_f4x4_3x3 f32_gemm_`, `gemm 1x1 f32_gemm_`, `im2col+gemm 3x1 f32_gemm_`
-    /// or `dwconv_3x3s2_avx512`.
+    /// `winograd_f4x4_3x3 f32_gemm_`, `gemm 1x1 f32_gemm_`, `im2col+gemm 3x1 f32_gemm_`,
+    /// `dwconv_3x3s2_avx512` or `dwconv_7x7s1_avx2`.
     static func expectedAlgorithmPrefix(_ c: ConvCase, _ policy: WinogradPolicy) throws -> String {
         let g = try geometry(c)
         let kernel = Array(c.weights.shape.dropFirst(2))
         switch try expectedAlgorithm(c, policy) {
         case .depthwise:
-            let threeByThree = kernel == [3, 3] && g.dilations == [1, 1]
-            let variant = threeByThree && g.strides == [1, 1] ? "3x3s1" : threeByThree && g.strides == [2, 2] ? "3x3s2" : "kxk"
+            // 3×3 has its own kernels everywhere, 5×5 and 7×7 on AVX2 and AVX-512; stride 1 or 2, no dilation.
+            let square = kernel[0] == kernel[1] && g.dilations == [1, 1] && g.strides[0] == g.strides[1] && g.strides[0] <= 2
+            let own = square && (kernel[0] == 3 || ((kernel[0] == 5 || kernel[0] == 7) && KernelsBackend.isa != "scalar"))
+            let variant = own ? "\(kernel[0])x\(kernel[1])s\(g.strides[0])" : "kxk"
             return "dwconv_\(variant)_\(KernelsBackend.isa)"
         case .winogradF2: return "winograd_f2x2_3x3 f32_gemm_"
         case .winogradF4: return "winograd_f4x4_3x3 f32_gemm_"

@@ -9,9 +9,9 @@ final class SIMDBinaryTests: XCTestCase {
 
     func testRandomBinaryOpsMatchReferenceExactly() throws {
         var g = SeededGenerator(seed: 21)
-        let ops: [Op] = [.add, .sub, .mul, .div]
+        let ops: [Op] = [.add, .sub, .mul, .div, .maximum, .minimum, .pow]
         let pairs = OperatorCases.broadcastShapePairs
-        for index in 0..<68 {
+        for index in 0..<(pairs.count * ops.count) {
             let (aShape, bShape) = pairs[index % pairs.count]
             let a = LayerCheck.randomTensorWithSpecials(aShape, using: &g)
             let b = LayerCheck.randomTensorWithSpecials(bShape, using: &g)
