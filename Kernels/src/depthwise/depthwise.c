@@ -141,7 +141,7 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
     /*
      * At least 8 equal work items per thread, so a static split is even: row
      * bands of a plane when planes are few (each band of 8 rows or more, as a
-     * band re-reads the 2 input rows above it).
+     * band re-reads the kernel_height - 1 input rows above it).
      */
     size_t bands = 1;
     if (t > 1 && planes < 8 * (size_t)t) {
