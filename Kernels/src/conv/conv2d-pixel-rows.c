@@ -9,7 +9,7 @@
  *
  * 1×1 stride-1 layers broadcast pixels straight from the input planes; the
  * others pack every pixel group's im2col rows once (K×8 floats each) into a
- * workspace shared by the threads, which then split the weight panels.
+ * workspace shared by the threads, which then split the tiles.
  */
 #include "conv.h"
 
@@ -75,32 +75,34 @@ static void pack_groups(const fovea_conv_header *h, const float *x, size_t first
     }
 }
 
-/* Weight panels [panel_first, panel_end) over every pixel group. */
-static void compute_panels(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
-                           float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
-                           const float *workspace, size_t panel_first, size_t panel_end) {
+/*
+ * Tiles [first, end) of the (weight panel, image, pixel group) order, weight
+ * panel slowest: threads take contiguous ranges, so each reads its weight
+ * panels once, and a layer with few panels (96 channels: 3) still splits
+ * evenly, inside a panel's pixel groups.
+ */
+static void compute_tiles(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
+                          float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
+                          const float *workspace, size_t first, size_t end) {
     const fovea_conv2d_params *p = &h->params;
     const size_t k = h->reduction, m = h->group_outputs, plane = p->output_height * p->output_width;
     const size_t groups = pixel_groups(p), input_plane = p->input_height * p->input_width;
+    const size_t all_groups = p->batch * groups;
     const int pointwise = fovea_conv_is_pointwise(p);
     /*
      * The whole reduction per tile: blocking K (256-1024) so that a weight slice
      * stays in L1 was 5-20% slower on Zen 4 (ResNet-50's 7×7 layers, K 512-4608),
      * as each block adds a transposed load and store of the tile.
      */
-    for (size_t ip = panel_first; ip < panel_end; ip++) {
+    for (size_t t = first; t < end; t++) {
+        const size_t ip = t / all_groups, n = t % all_groups / groups, g = t % groups;
         const size_t channels = m - ip * CHANNELS < CHANNELS ? m - ip * CHANNELS : CHANNELS;
-        const float *w = panels + ip * CHANNELS * k;
-        for (size_t n = 0; n < p->batch; n++) {
-            float *y_panel = y + n * y_batch_stride + ip * CHANNELS * plane;
-            for (size_t g = 0; g < groups; g++) {
-                size_t q0, q1;
-                group_range(plane, groups, g, &q0, &q1);
-                const float *a = pointwise ? x + n * p->channels * input_plane + q0 : workspace + (n * groups + g) * k * PIXELS;
-                fovea_f32_gemm_t8x32__avx512(q1 - q0, channels, k, a, pointwise ? input_plane : PIXELS, w, y_panel + q0,
-                                             plane, bias + ip * CHANNELS, add, epilogue);
-            }
-        }
+        size_t q0, q1;
+        group_range(plane, groups, g, &q0, &q1);
+        const float *a = pointwise ? x + n * p->channels * input_plane + q0 : workspace + (n * groups + g) * k * PIXELS;
+        float *c = y + n * y_batch_stride + ip * CHANNELS * plane + q0;
+        fovea_f32_gemm_t8x32__avx512(q1 - q0, channels, k, a, pointwise ? input_plane : PIXELS,
+                                     panels + ip * CHANNELS * k, c, plane, bias + ip * CHANNELS, add, epilogue);
     }
 }
 #endif
@@ -112,6 +114,7 @@ void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels
     const fovea_conv2d_params *p = &h->params;
     const size_t weight_panels = (h->group_outputs + CHANNELS - 1) / CHANNELS;
     const size_t all_groups = p->batch * pixel_groups(p);
+    const size_t tiles = weight_panels * all_groups;
     const int pointwise = fovea_conv_is_pointwise(p);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -121,13 +124,13 @@ void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels
             pack_groups(h, x, all_groups * tid / count, all_groups * (tid + 1) / count, workspace);
 #pragma omp barrier
         }
-        compute_panels(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace,
-                       weight_panels * tid / count, weight_panels * (tid + 1) / count);
+        compute_tiles(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, tiles * tid / count,
+                      tiles * (tid + 1) / count);
     }
 #else
     (void)threads;
     if (!pointwise) pack_groups(h, x, 0, all_groups, workspace);
-    compute_panels(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, 0, weight_panels);
+    compute_tiles(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, 0, tiles);
 #endif
 #else
     (void)h, (void)panels, (void)bias, (void)x, (void)y, (void)y_batch_stride, (void)epilogue, (void)add;
