@@ -5,7 +5,8 @@
  * outputs whose gaps must stay untouched, biases and activations, a
  * residual the output starts from (fovea_conv2d_add_f32); batches of small
  * planes, whose column panels straddle images (one GEMM over N·OH·OW
- * columns); and bad arguments.
+ * columns); the small-plane shapes that run with pixels as rows; and bad
+ * arguments.
  */
 #include "test_support.h"
 
@@ -182,6 +183,51 @@ static void check_batched_small_planes(const char *isa, test_rng *rng) {
     }
 }
 
+/*
+ * The shapes that run with pixels as rows on AVX-512 (small planes, K ≥ 128,
+ * channels filling 32-lane panels): every plane of 1-80 pixels, 7×7, 13×13
+ * and 14×14, 1×1 in place and im2col (3×3, strided 1×1), batches, ragged
+ * channel counts (the last panel part full). On AVX-512 the packed weights
+ * must name that kernel, so the path cannot silently go untested.
+ */
+static void check_pixel_rows(const char *isa, test_rng *rng) {
+    static const size_t planes[][2] = {{7, 7}, {13, 13}, {14, 14}, {1, 1}, {2, 3}, {9, 9}, {8, 10}, {5, 16}};
+    for (int trial = 0; trial < 120; trial++) {
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.groups = 1;
+        p.batch = trial % 4 == 3 ? (size_t)rng_int(rng, 2, 5) : 1;
+        if (trial < 80) {
+            /* 1..80 output pixels on one row or a near-square plane */
+            const size_t pixels = (size_t)trial + 1;
+            p.input_height = trial % 2 == 0 ? 1 : (size_t)rng_int(rng, 1, 4);
+            p.input_width = (pixels + p.input_height - 1) / p.input_height;
+        } else {
+            const size_t *plane = planes[trial % 8];
+            p.input_height = plane[0], p.input_width = plane[1];
+        }
+        const int kind = rng_int(rng, 0, 2); /* 0: 1×1 in place, 1: 3×3 pad 1, 2: 1×1 stride 2 */
+        p.kernel_height = p.kernel_width = kind == 1 ? 3 : 1;
+        p.stride_height = p.stride_width = kind == 2 ? 2 : 1;
+        p.pad_top = p.pad_left = kind == 1 ? 1 : 0;
+        p.dilation_height = p.dilation_width = 1;
+        p.channels = (size_t)rng_int(rng, kind == 1 ? 15 : 128, kind == 1 ? 60 : 700);
+        p.output_channels = rng_int(rng, 0, 1) ? 32 * (size_t)rng_int(rng, 1, 5) : (size_t)rng_int(rng, 290, 320);
+        p.output_height = output_extent(p.input_height, p.kernel_height, p.stride_height, 1, p.pad_top, p.pad_top);
+        p.output_width = output_extent(p.input_width, p.kernel_width, p.stride_width, 1, p.pad_left, p.pad_left);
+        if (strcmp(isa, "avx512") == 0 && p.batch * p.output_height * p.output_width <= 256) {
+            const size_t bytes = fovea_conv2d_packed_size(&p);
+            void *packed = calloc(1, bytes);
+            float *w = calloc(p.output_channels * p.channels * p.kernel_height * p.kernel_width, sizeof(float));
+            CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, bytes), FOVEA_STATUS_OK);
+            CHECK(strcmp(fovea_conv2d_kernel_name(packed), "f32_gemm_t8x32_avx512") == 0,
+                  "trial %d: %s instead of the pixel-rows kernel", trial, fovea_conv2d_kernel_name(packed));
+            free(packed), free(w);
+        }
+        check_shape(isa, rng, p, 2000 + trial);
+    }
+}
+
 static void check_bad_arguments(void) {
     fovea_conv2d_params p = {1, 4, 5, 5, 8, 1, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1};
     float w[8 * 4 * 9] = {0}, x[4 * 25] = {0}, y[8 * 25];
@@ -235,6 +281,7 @@ int main(void) {
         }
         check_random_shapes(test_isas[isa], &rng);
         check_batched_small_planes(test_isas[isa], &rng);
+        check_pixel_rows(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     check_bad_arguments();

@@ -2,6 +2,8 @@
  * Every GEMM microkernel the CPU can run against a naive product: ragged
  * tiles (mr < MR, nr < NR), k from 1 to 700, accumulate, bias, every fused
  * activation, stores that must stay inside the valid mr×nr part of C.
+ * Also the transposed tile (f32_gemm_t8x32_avx512: pixels as rows, channels
+ * as lanes, stored channel by channel) with every mr 1-8 and nr 1-32.
  */
 #include "test_support.h"
 #include "../src/gemm/gemm.h"
@@ -62,6 +64,61 @@ static void check_microkernel(fovea_isa isa, test_rng *rng) {
     }
 }
 
+#if FOVEA_HAVE_X86_VARIANTS
+/*
+ * f32_gemm_t8x32_avx512: C[j·ldc + r] = Σk a[k·lda + r]·b[k·32 + j] for
+ * r < mr, j < nr, over ragged mr and nr, any lda, residual, bias, activation;
+ * the rest of C (other pixels of the channel row, channels past nr) untouched.
+ */
+static void check_transposed_microkernel(test_rng *rng) {
+    for (int trial = 0; trial < 400; trial++) {
+        const size_t mr = (size_t)(trial % 8) + 1, nr = (size_t)rng_int(rng, 1, 32);
+        const size_t kc = trial < 24 ? (size_t)trial + 1 : (size_t)rng_int(rng, 1, 700);
+        const size_t lda = mr + (size_t)rng_int(rng, 0, 200);
+        const size_t ldc = mr + (size_t)rng_int(rng, 0, 60);
+        const int accumulate = rng_int(rng, 0, 1), use_bias = rng_int(rng, 0, 1), use_epilogue = rng_int(rng, 0, 1);
+        const fovea_activation *activation = &activations[rng_int(rng, 0, 3)];
+        float *a = malloc(lda * kc * sizeof(float)), *b = malloc(32 * kc * sizeof(float));
+        float bias[32];
+        for (size_t i = 0; i < lda * kc; i++) a[i] = rng_float(rng);
+        for (size_t i = 0; i < 32 * kc; i++) b[i] = rng_float(rng);
+        for (size_t j = 0; j < 32; j++) bias[j] = rng_float(rng);
+        const size_t c_count = (nr - 1) * ldc + mr;
+        guarded_buffer c = guarded_alloc(c_count, (size_t)rng_int(rng, 0, 3));
+        for (size_t i = 0; i < c_count; i++) c.data[i] = rng_float(rng);
+        float *before = malloc(c_count * sizeof(float));
+        memcpy(before, c.data, c_count * sizeof(float));
+        const fovea_epilogue epilogue = fovea_epilogue_of(activation);
+        fovea_f32_gemm_t8x32__avx512(mr, nr, kc, a, lda, b, c.data, ldc, use_bias ? bias : NULL, accumulate,
+                                     use_epilogue ? &epilogue : NULL);
+        double worst = 0;
+        int outside_changed = 0;
+        for (size_t i = 0; i < c_count; i++) {
+            const size_t j = i / ldc, r = i % ldc;
+            if (r >= mr) {
+                outside_changed |= !same_float(c.data[i], before[i]);
+                continue;
+            }
+            double sum = 0, magnitude = 0;
+            for (size_t k = 0; k < kc; k++) {
+                sum += (double)a[k * lda + r] * b[k * 32 + j];
+                magnitude += fabs((double)a[k * lda + r] * b[k * 32 + j]);
+            }
+            if (accumulate) sum += before[i];
+            if (use_bias) sum += bias[j];
+            if (use_epilogue) sum = test_activation(activation, sum);
+            const double error = fabs(c.data[i] - sum) / (magnitude + 1.0);
+            if (error > worst) worst = error;
+        }
+        CHECK(worst <= 1e-6, "f32_gemm_t8x32_avx512 mr=%zu nr=%zu kc=%zu: error %g", mr, nr, kc, worst);
+        CHECK(!outside_changed && guards_intact(&c), "f32_gemm_t8x32_avx512 mr=%zu nr=%zu: wrote outside the tile",
+              mr, nr);
+        guarded_free(&c);
+        free(a), free(b), free(before);
+    }
+}
+#endif
+
 /* NaN stays NaN through every epilogue; infinities clamp. */
 static void check_special_values(fovea_isa isa) {
     const fovea_gemm_config *config = fovea_gemm_config_for(isa);
@@ -95,5 +152,8 @@ int main(void) {
         check_microkernel((fovea_isa)isa, &rng);
         check_special_values((fovea_isa)isa);
     }
+#if FOVEA_HAVE_X86_VARIANTS
+    if (fovea_kernels_isa_supported("avx512")) check_transposed_microkernel(&rng);
+#endif
     return test_finish("gemm");
 }

@@ -182,6 +182,37 @@ final class KernelsConvolutionTests: XCTestCase {
 
     /// Named cases whose routing is known: the test fails if a policy or the
     /// shape rules send a convolution to another algorithm.
+    /// Small planes (7×7, 13×13, 14×14) with a reduction of at least 128 and
+    /// channels that fill 32-lane panels: on AVX-512 these run with pixels as
+    /// the tile's rows (`f32_gemm_t8x32_avx512`): 1×1 in place, 3×3 and
+    /// strided 1×1 through im2col, a batch of two, a fused activation, against
+    /// the reference at the GEMM's tolerance.
+    func testSmallPlanesWithPixelRows() throws {
+        var coverage = Coverage()
+        var rng = ConvRandom(seed: 49)
+        // (spatial, channels, outputs, kernel, stride, batch)
+        let shapes: [(Int, Int, Int, Int, Int, Int)] = [
+            (7, 160, 96, 1, 1, 1), (13, 130, 64, 1, 1, 1), (14, 128, 300, 1, 1, 2), (7, 32, 64, 3, 1, 1),
+            (14, 24, 32, 3, 2, 2), (14, 200, 64, 1, 2, 1),
+        ]
+        for (index, (spatial, channels, outputs, kernel, stride, batch)) in shapes.enumerated() {
+            let x = try Tensor(shape: [batch, channels, spatial, spatial], floats: rng.floats(batch * channels * spatial * spatial))
+            let wShape = [outputs, channels, kernel, kernel]
+            let w = try Tensor(shape: wShape, floats: rng.floats(wShape.elementCount))
+            let b = try Tensor(shape: [outputs], floats: rng.floats(outputs))
+            let pad = kernel / 2
+            let c = ConvCase(input: x, weights: w, bias: b,
+                             attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [stride, stride], dilations: [1, 1],
+                                                        pads: [pad, pad, pad, pad], group: 1,
+                                                        activation: index % 2 == 0 ? .relu : nil))
+            let algorithm = try checkCase(c, .off, threads: 1 + index % 2, "small plane \(index)", coverage: &coverage)
+            if KernelsBackend.isa == "avx512" {
+                XCTAssertTrue(algorithm.contains("f32_gemm_t8x32_avx512"), "small plane \(index): ran '\(algorithm)'")
+            }
+        }
+        coverage.checkWrittenBounds()
+    }
+
     func testRoutingOfNamedShapes() throws {
         var rng = ConvRandom(seed: 3)
         func make(_ channels: Int, _ outputs: Int, _ kernel: [Int], size: Int = 9, stride: Int = 1, dilation: Int = 1,

@@ -20,7 +20,7 @@ typedef struct fovea_conv_header {
     uint32_t magic;
     uint32_t isa;
     uint32_t has_bias;
-    uint32_t reserved;
+    uint32_t pixel_rows;    /* weights in panels of 32 channels for f32_gemm_t8x32 (conv2d-pixel-rows.c) */
     fovea_conv2d_params params;
     size_t group_outputs;   /* M per group */
     size_t reduction;       /* K = channels/groups × kernel_height × kernel_width */
@@ -35,6 +35,27 @@ static inline int fovea_conv_is_pointwise(const fovea_conv2d_params *p) {
            p->pad_top == 0 && p->pad_left == 0 && p->output_height == p->input_height &&
            p->output_width == p->input_width;
 }
+
+/*
+ * Small planes on AVX-512 run with pixels as the tile's rows and output
+ * channels as its lanes (conv2d-pixel-rows.c): whether this shape does.
+ */
+int fovea_conv_uses_pixel_rows(const fovea_conv2d_params *p, fovea_isa isa);
+
+/* Rows of the weight panels for this shape: 32 channels for pixel rows, else the ISA's MR. */
+size_t fovea_conv_weight_panel_rows(const fovea_conv2d_params *p, fovea_isa isa);
+
+/* Workspace floats of a pixel-rows run (shared by its threads). */
+size_t fovea_conv2d_pixel_rows_workspace_floats(const fovea_conv_header *h);
+
+/*
+ * Runs a pixel-rows convolution (groups == 1) on `threads` threads: y (row
+ * stride per image y_batch_stride) from x, the packed panels and bias; with
+ * `add`, every tile starts from y's values.
+ */
+void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
+                                 float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
+                                 float *workspace, int threads);
 
 /*
  * Packs columns [n0, n0 + nc) of one group's im2col matrix (K rows, one per

@@ -31,10 +31,10 @@ static size_t round_up(size_t value, size_t multiple) { return (value + multiple
 
 size_t fovea_conv2d_packed_size(const fovea_conv2d_params *p) {
     if (fovea_conv2d_check(p) != FOVEA_STATUS_OK) return 0;
-    const fovea_gemm_config *config = fovea_gemm_config_for(fovea_active_isa());
+    const size_t mr = fovea_conv_weight_panel_rows(p, fovea_active_isa());
     const size_t gm = p->output_channels / p->groups;
     const size_t k = p->channels / p->groups * p->kernel_height * p->kernel_width;
-    const size_t group_floats = round_up(fovea_gemm_packed_a_floats(config->mr, gm, k), 16);
+    const size_t group_floats = round_up(fovea_gemm_packed_a_floats(mr, gm, k), 16);
     return FOVEA_CONV_HEADER_BYTES + (group_floats * p->groups + p->output_channels) * sizeof(float);
 }
 
@@ -45,18 +45,19 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
     if (weights == NULL || packed == NULL) return FOVEA_STATUS_NULL_POINTER;
     if (packed_bytes < fovea_conv2d_packed_size(p)) return FOVEA_STATUS_BUFFER_TOO_SMALL;
     const fovea_isa isa = fovea_active_isa();
-    const fovea_gemm_config *config = fovea_gemm_config_for(isa);
+    const size_t mr = fovea_conv_weight_panel_rows(p, isa);
     fovea_conv_header h = {0};
     h.magic = FOVEA_CONV_MAGIC;
     h.isa = (uint32_t)isa;
     h.has_bias = bias != NULL;
+    h.pixel_rows = (uint32_t)fovea_conv_uses_pixel_rows(p, isa);
     h.params = *p;
     h.group_outputs = p->output_channels / p->groups;
     h.reduction = p->channels / p->groups * p->kernel_height * p->kernel_width;
-    h.group_floats = round_up(fovea_gemm_packed_a_floats(config->mr, h.group_outputs, h.reduction), 16);
+    h.group_floats = round_up(fovea_gemm_packed_a_floats(mr, h.group_outputs, h.reduction), 16);
     float *panels = (float *)((char *)packed + FOVEA_CONV_HEADER_BYTES);
     for (size_t g = 0; g < p->groups; g++) {
-        fovea_gemm_pack_a(config->mr, h.group_outputs, h.reduction, weights + g * h.group_outputs * h.reduction,
+        fovea_gemm_pack_a(mr, h.group_outputs, h.reduction, weights + g * h.group_outputs * h.reduction,
                           h.reduction, 1, panels + g * h.group_floats);
     }
     float *packed_bias = panels + h.group_floats * p->groups;
@@ -67,7 +68,8 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
 
 const char *fovea_conv2d_kernel_name(const void *packed) {
     const fovea_conv_header *h = header_of(packed);
-    return h ? fovea_gemm_config_for((fovea_isa)h->isa)->name : NULL;
+    if (h == NULL) return NULL;
+    return h->pixel_rows ? "f32_gemm_t8x32_avx512" : fovea_gemm_config_for((fovea_isa)h->isa)->name;
 }
 
 /*
@@ -149,6 +151,7 @@ size_t fovea_conv2d_workspace_size(const void *packed, size_t threads) {
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL) return 0;
     if (threads < 1) threads = 1;
+    if (h->pixel_rows) return fovea_conv2d_pixel_rows_workspace_floats(h) * sizeof(float);
     /* A run may use fewer threads (small jobs run on one), with larger blocks each: cover every count. */
     size_t largest = 0;
     for (size_t t = 1; t <= threads; t++) {
@@ -374,6 +377,10 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
     const double work = (double)p->batch * (double)p->output_channels * (double)h->reduction *
                         (double)(p->output_height * p->output_width);
     const int t = fovea_threads_for(threads, work);
+    if (h->pixel_rows) {
+        fovea_conv2d_pixel_rows_run(h, r.panels, r.bias, x, y, y_batch_stride, &r.epilogue, add, workspace, t);
+        return FOVEA_STATUS_OK;
+    }
     r.s = make_schedule(h, (size_t)t);
     float *buffers = workspace;
 #ifdef _OPENMP

@@ -1,0 +1,139 @@
+/*
+ * The GEMM convolution with pixels as rows (f32_gemm_t8x32_avx512), for
+ * small planes: each image's output plane splits into groups of 7-8 pixels
+ * (ceil(P/8) groups as even as possible, so 49 = 7·7 and 169 = 15·8 + 7·7
+ * waste nothing), and the weights, packed in panels of 32 output channels,
+ * are the streamed operand. Loop order: weight panel outer, every
+ * image's pixel groups inner, so each weight panel is read from
+ * memory once.
+ *
+ * 1×1 stride-1 layers broadcast pixels straight from the input planes; the
+ * others pack every pixel group's im2col rows once (K×8 floats each) into a
+ * workspace shared by the threads, which then split the tiles.
+ */
+#include "conv.h"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum { PIXELS = 8, CHANNELS = 32 };
+
+/*
+ * Where pixel rows win, measured on Zen 4 at 1 thread against the 8×32 tile
+ * (GFLOP/s, ResNet-50 / MobileNetV2 / SqueezeNet 1.1 layers): 7×7 planes
+ * 65-85 -> 88-113, 14×14 1024->256 89 -> 109, SqueezeNet's 13×13 512->1000
+ * level or better. They lose where the reduction is short (K 48-96: 85-105
+ * -> 77-94, the transposed store is a larger share), where output channels
+ * leave lanes empty (48 = 32 + 16: 104 -> 80), and for im2col over many
+ * columns (batch 8 of 7×7 3×3: its shared workspace leaves L2).
+ */
+int fovea_conv_uses_pixel_rows(const fovea_conv2d_params *p, fovea_isa isa) {
+#if FOVEA_HAVE_X86_VARIANTS
+    const size_t plane = p->output_height * p->output_width;
+    const size_t k = p->channels / p->groups * p->kernel_height * p->kernel_width;
+    const size_t lanes = (p->output_channels + CHANNELS - 1) / CHANNELS * CHANNELS;
+    return isa == FOVEA_ISA_AVX512 && p->groups == 1 && k >= 128 && 10 * p->output_channels >= 9 * lanes &&
+           plane <= 256 && (fovea_conv_is_pointwise(p) || p->batch * plane <= 256);
+#else
+    (void)p, (void)isa;
+    return 0;
+#endif
+}
+
+size_t fovea_conv_weight_panel_rows(const fovea_conv2d_params *p, fovea_isa isa) {
+    return fovea_conv_uses_pixel_rows(p, isa) ? CHANNELS : fovea_gemm_config_for(isa)->mr;
+}
+
+static size_t pixel_groups(const fovea_conv2d_params *p) {
+    return (p->output_height * p->output_width + PIXELS - 1) / PIXELS;
+}
+
+size_t fovea_conv2d_pixel_rows_workspace_floats(const fovea_conv_header *h) {
+    const fovea_conv2d_params *p = &h->params;
+    if (fovea_conv_is_pointwise(p)) return 16;
+    return p->batch * pixel_groups(p) * h->reduction * PIXELS;
+}
+
+#if FOVEA_HAVE_X86_VARIANTS
+/* Pixel group `group` of a plane of `plane` pixels: [first, end). */
+static void group_range(size_t plane, size_t groups, size_t group, size_t *first, size_t *end) {
+    *first = plane * group / groups;
+    *end = plane * (group + 1) / groups;
+}
+
+/* Packs the im2col rows of pixel groups [first, end) (over every image) into K×8 panels. */
+static void pack_groups(const fovea_conv_header *h, const float *x, size_t first, size_t end, float *workspace) {
+    const fovea_conv2d_params *p = &h->params;
+    const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
+    for (size_t i = first; i < end; i++) {
+        const size_t n = i / groups;
+        size_t q0, q1;
+        group_range(plane, groups, i % groups, &q0, &q1);
+        fovea_im2col_pack(p, x, p->channels * p->input_height * p->input_width, n * plane + q0, q1 - q0, PIXELS,
+                          FOVEA_ISA_AVX512, workspace + i * h->reduction * PIXELS);
+    }
+}
+
+/*
+ * Tiles [first, end) of the (weight panel, image, pixel group) order, weight
+ * panel slowest: threads take contiguous ranges, so each reads its weight
+ * panels once, and a layer with few panels (96 channels: 3) still splits
+ * evenly, inside a panel's pixel groups.
+ */
+static void compute_tiles(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
+                          float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
+                          const float *workspace, size_t first, size_t end) {
+    const fovea_conv2d_params *p = &h->params;
+    const size_t k = h->reduction, m = h->group_outputs, plane = p->output_height * p->output_width;
+    const size_t groups = pixel_groups(p), input_plane = p->input_height * p->input_width;
+    const size_t all_groups = p->batch * groups;
+    const int pointwise = fovea_conv_is_pointwise(p);
+    /*
+     * The whole reduction per tile: blocking K (256-1024) so that a weight slice
+     * stays in L1 was 5-20% slower on Zen 4 (ResNet-50's 7×7 layers, K 512-4608),
+     * as each block adds a transposed load and store of the tile.
+     */
+    for (size_t t = first; t < end; t++) {
+        const size_t ip = t / all_groups, n = t % all_groups / groups, g = t % groups;
+        const size_t channels = m - ip * CHANNELS < CHANNELS ? m - ip * CHANNELS : CHANNELS;
+        size_t q0, q1;
+        group_range(plane, groups, g, &q0, &q1);
+        const float *a = pointwise ? x + n * p->channels * input_plane + q0 : workspace + (n * groups + g) * k * PIXELS;
+        float *c = y + n * y_batch_stride + ip * CHANNELS * plane + q0;
+        fovea_f32_gemm_t8x32__avx512(q1 - q0, channels, k, a, pointwise ? input_plane : PIXELS,
+                                     panels + ip * CHANNELS * k, c, plane, bias + ip * CHANNELS, add, epilogue);
+    }
+}
+#endif
+
+void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
+                                 float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
+                                 float *workspace, int threads) {
+#if FOVEA_HAVE_X86_VARIANTS
+    const fovea_conv2d_params *p = &h->params;
+    const size_t weight_panels = (h->group_outputs + CHANNELS - 1) / CHANNELS;
+    const size_t all_groups = p->batch * pixel_groups(p);
+    const size_t tiles = weight_panels * all_groups;
+    const int pointwise = fovea_conv_is_pointwise(p);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        const size_t tid = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
+        if (!pointwise) {
+            pack_groups(h, x, all_groups * tid / count, all_groups * (tid + 1) / count, workspace);
+#pragma omp barrier
+        }
+        compute_tiles(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, tiles * tid / count,
+                      tiles * (tid + 1) / count);
+    }
+#else
+    (void)threads;
+    if (!pointwise) pack_groups(h, x, 0, all_groups, workspace);
+    compute_tiles(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, 0, tiles);
+#endif
+#else
+    (void)h, (void)panels, (void)bias, (void)x, (void)y, (void)y_batch_stride, (void)epilogue, (void)add;
+    (void)workspace, (void)threads;
+#endif
+}

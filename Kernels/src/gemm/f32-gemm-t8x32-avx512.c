@@ -1,0 +1,105 @@
+/*
+ * f32_gemm_t8x32_avx512: the transposed tile for convolutions on small planes
+ * (7×7, 13×13, 14×14). Pixels are the rows and output channels the vector
+ * lanes: per k, two 16-float loads of the packed weights (32 channels) and up
+ * to eight broadcast pixels, sixteen FMAs; the 8×32 result is transposed in
+ * registers and stored into NCHW (channel j at c + j·ldc, pixel r at + r).
+ *
+ * Why: with channels as rows the pixels are the lanes, and a plane of 49 or
+ * 169 pixels fills 32-wide panels only 77-88%; here a plane splits into
+ * groups of 7-8 pixels (49 = 7·7, 169 = 15·8 + 7·7), and the weights, the
+ * larger operand of these layers, stream through the lanes in order.
+ */
+#include "epilogue-avx512.h"
+
+#if FOVEA_HAVE_X86_VARIANTS
+#include <immintrin.h>
+
+/* 8 rows of 8 floats (row r: pixel r, 8 channels) -> out[j]: channel j, 8 pixels. */
+static inline FOVEA_TARGET_AVX512 void transpose8(const __m256 in[8], __m256 out[8]) {
+    const __m256 t0 = _mm256_unpacklo_ps(in[0], in[1]), t1 = _mm256_unpackhi_ps(in[0], in[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(in[2], in[3]), t3 = _mm256_unpackhi_ps(in[2], in[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(in[4], in[5]), t5 = _mm256_unpackhi_ps(in[4], in[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(in[6], in[7]), t7 = _mm256_unpackhi_ps(in[6], in[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    out[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    out[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    out[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    out[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    out[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    out[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    out[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+    out[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+/* Stores channel rows [8q, 8q + 8) ∩ [0, nr) of the tile: old C, bias, epilogue, masked to mr pixels. */
+static inline FOVEA_TARGET_AVX512 void store_channels(const __m256 rows[8], size_t q, size_t mr, size_t nr, float *c,
+                                                      size_t ldc, const float *bias, int accumulate,
+                                                      const fovea_epilogue *e) {
+    __m256 columns[8];
+    transpose8(rows, columns);
+    const __mmask16 mask = (__mmask16)((1u << mr) - 1u);
+    for (size_t j = 0; j < 8 && 8 * q + j < nr; j++) {
+        float *out = c + (8 * q + j) * ldc;
+        __m512 v = _mm512_castps256_ps512(columns[j]);
+        if (accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, out));
+        if (bias != NULL) v = _mm512_add_ps(v, _mm512_set1_ps(bias[8 * q + j]));
+        if (e != NULL) v = fovea_epilogue_avx512(v, e);
+        _mm512_mask_storeu_ps(out, mask, v);
+    }
+}
+
+/* The tile for a constant MR (the compiler drops the rows past it): named accumulators stay in registers. */
+static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
+    const size_t MR, size_t nr, size_t kc, const float *a, size_t lda, const float *b, float *c, size_t ldc,
+    const float *bias, int accumulate, const fovea_epilogue *epilogue) {
+    __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
+    __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
+    __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
+    __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(), c71 = _mm512_setzero_ps();
+    for (size_t k = 0; k < kc; k++) {
+        const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
+        __m512 av;
+#define FOVEA_ROW(r)                                  \
+    if (MR > r) {                                     \
+        av = _mm512_set1_ps(a[r]);                    \
+        c##r##0 = _mm512_fmadd_ps(av, b0, c##r##0);   \
+        c##r##1 = _mm512_fmadd_ps(av, b1, c##r##1);   \
+    }
+        FOVEA_ROW(0) FOVEA_ROW(1) FOVEA_ROW(2) FOVEA_ROW(3) FOVEA_ROW(4) FOVEA_ROW(5) FOVEA_ROW(6) FOVEA_ROW(7)
+#undef FOVEA_ROW
+        a += lda;
+        b += 32;
+    }
+    const __m512 acc[8][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31},
+                              {c40, c41}, {c50, c51}, {c60, c61}, {c70, c71}};
+    for (size_t q = 0; q < 4 && 8 * q < nr; q++) {
+        __m256 rows[8];
+        for (size_t r = 0; r < 8; r++) {
+            const __m512 v = acc[r][q / 2];
+            rows[r] = q % 2 == 0 ? _mm512_castps512_ps256(v)
+                                 : _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
+        }
+        store_channels(rows, q, MR, nr, c, ldc, bias, accumulate, epilogue);
+    }
+}
+
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_t8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, size_t lda,
+                                                     const float *b, float *c, size_t ldc, const float *bias,
+                                                     int accumulate, const fovea_epilogue *epilogue) {
+    switch (mr) {
+    case 8: tile(8, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 7: tile(7, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 6: tile(6, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 5: tile(5, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 4: tile(4, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 3: tile(3, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 2: tile(2, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 1: tile(1, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    default: break;
+    }
+}
+#endif
