@@ -15,9 +15,10 @@ extension ClassificationRequest {
     /// thread reads, decodes and prepares the next images (one thread, reduced
     /// JPEG decoding as ``ImageRequestHandler`` does) while the calling thread
     /// runs the model on the current ones. On a machine with spare cycles
-    /// beside inference, the picture work hides behind it. When preparing an
-    /// image takes as long as running it, inference runs on one thread fewer
-    /// than the model's, leaving a core to the background thread.
+    /// beside inference, the picture work hides behind it. Over the first few
+    /// dozen images, inference runs alternately on the model's threads and on
+    /// one fewer (leaving a core to the background thread), and keeps whichever
+    /// classifies more images per second (see `PipelineThreadSplit`).
     ///
     /// `body` is called on the calling thread for each image, in order, as
     /// soon as it is classified; so is the ``completionHandler``. A bad image
@@ -49,16 +50,18 @@ extension ClassificationRequest {
         }
         defer { prefetcher.cancel() }
         var split = PipelineThreadSplit(threads: model.configuration.effectiveThreads)
+        let clock = ContinuousClock()
         var start = 0
         while start < paths.count {
+            let began = clock.now
             let files = (start..<min(paths.count, start + batchSize)).map(prefetcher.take)
-            let clock = ContinuousClock(), began = clock.now
             let results = run(files, threads: split.inferenceThreads)
-            split.record(preparationSeconds: files.map(\.preparationSeconds), inferenceSeconds: (clock.now - began).seconds)
             for (file, result) in zip(files, results) {
                 completionHandler?(self, result)
                 try body(ClassifiedImage(path: file.path, orientation: file.orientation, result: result))
             }
+            // The whole step, waiting for the images included: the pipeline's pace.
+            split.record(images: files.count, seconds: (clock.now - began).seconds)
             start += files.count
         }
     }
@@ -85,12 +88,9 @@ private struct PreparedFile: Sendable {
     let path: String
     let orientation: ImageOrientation?
     let tensor: Result<Tensor, any Error>
-    /// How long reading, decoding and preparing took.
-    let preparationSeconds: Double
 
     init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits) {
         self.path = path
-        let clock = ContinuousClock(), began = clock.now
         do {
             let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits)
             self.orientation = handler.orientation
@@ -100,6 +100,5 @@ private struct PreparedFile: Sendable {
             self.orientation = nil
             tensor = .failure(error)
         }
-        preparationSeconds = (clock.now - began).seconds
     }
 }

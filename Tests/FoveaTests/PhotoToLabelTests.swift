@@ -115,6 +115,29 @@ final class PhotoToLabelTests: XCTestCase {
         XCTAssertEqual(count, 2)
     }
 
+    func testThePipelinedClassifierKeepsTheLabelsWhileItTriesBothThreadCounts() throws {
+        // 2 threads: the first 33 images run in windows on 2 and on 1 inference
+        // threads (PipelineThreadSplit), the rest on whichever was faster.
+        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
+            .describing {
+                $0.classLabels = try ClassLabels(contentsOf: TestData.model("labels1000.txt"))
+                $0.imageInput?.cropFraction = 0.875
+                $0.outputKind = .logits
+            }
+        var request = try ClassificationRequest(model: model)
+        request.maximumObservations = 5
+        let expected = try TestData.expectedTop5()
+        let paths = Array(repeating: photos, count: 10).flatMap { $0 }.map(TestData.photo)
+        var seen = 0
+        try request.classify(contentsOf: paths) { image in
+            let photo = URL(fileURLWithPath: image.path).lastPathComponent
+            let labels = try XCTUnwrap(expected[photo]?["squeezenet1.1"]).map(\.label)
+            XCTAssertEqual(try image.result.get().map(\.identifier), labels, "image \(seen): \(photo)")
+            seen += 1
+        }
+        XCTAssertEqual(seen, paths.count)
+    }
+
     /// How far the model's input from a reduced JPEG decode may be from the
     /// exact crop (the shared `.224.ppm`, made by Pillow from the full photo),
     /// in 8-bit levels: on average within one level, nowhere more than 32
