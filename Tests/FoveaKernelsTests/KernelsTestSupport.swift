@@ -47,6 +47,12 @@ enum KernelsTestSupport {
     static func expectedAlgorithm(_ c: ConvCase, _ policy: WinogradPolicy) throws -> ConvolutionAlgorithm {
         if c.isDepthwise { return .depthwise }
         let a = c.attributes
+        // Measured policy: group 1 with at most 4 input channels, a kernel of 2 to 121 taps (each side ≤ 11),
+        // strides 1–2 and dilation 1 run the direct small-channel kernel.
+        let kernel = Array(c.weights.shape.dropFirst(2))
+        let smallChannel = a.group == 1 && c.input.shape[1] <= 4 && kernel != [1, 1] && kernel.allSatisfy { $0 <= 11 }
+            && a.strides.allSatisfy { $0 <= 2 } && a.dilations.allSatisfy { $0 == 1 } && !a.addsResidual
+        if policy == .measured && smallChannel { return .directSmallChannel }
         let winogradShape = a.group == 1 && c.weights.shape[2] == 3 && c.weights.shape[3] == 3
             && a.strides.allSatisfy { $0 == 1 } && a.dilations.allSatisfy { $0 == 1 }
         guard winogradShape else { return .gemm }
@@ -71,6 +77,8 @@ enum KernelsTestSupport {
             let threeByThree = kernel == [3, 3] && g.dilations == [1, 1]
             let variant = threeByThree && g.strides == [1, 1] ? "3x3s1" : threeByThree && g.strides == [2, 2] ? "3x3s2" : "kxk"
             return "dwconv_\(variant)_\(KernelsBackend.isa)"
+        case .directSmallChannel:
+            return "direct-smallc \(kernel[0])x\(kernel[1]) f32_conv_smallc_"
         case .winogradF2: return "winograd_f2x2_3x3 f32_gemm_"
         case .winogradF4: return "winograd_f4x4_3x3 f32_gemm_"
         case .winogradF6: return "winograd_f6x6_3x3 f32_gemm_"
@@ -94,7 +102,7 @@ enum KernelsTestSupport {
         case .winogradF2: return Float(FOVEA_WINOGRAD_F2_TOLERANCE)
         case .winogradF4: return Float(FOVEA_WINOGRAD_F4_TOLERANCE)
         case .winogradF6: return Float(FOVEA_WINOGRAD_F6_TOLERANCE)
-        case .gemm, .depthwise: return nil
+        case .gemm, .depthwise, .directSmallChannel: return nil
         }
     }
 
