@@ -38,13 +38,19 @@ static FOVEA_TARGET_AVX512 void split_rows(const fovea_conv2d_params *p, const f
             const float *row = x + (c * height + ih0 + kh) * width;
             if (stride == 1) {
                 for (int64_t j = 0; j < length; j += 16) {
-                    _mm512_storeu_ps(out + j, _mm512_maskz_loadu_ps(row_mask(j - pad, width), row + j - pad));
+                    const int64_t start = j - pad;
+                    const int inside = start >= 0 && start + 16 <= width; /* most of a row: no mask to make */
+                    _mm512_storeu_ps(out + j, inside ? _mm512_loadu_ps(row + start)
+                                                     : _mm512_maskz_loadu_ps(row_mask(start, width), row + start));
                 }
             } else {
                 for (int64_t j = 0; j < length; j += 16) {
                     const int64_t start = 2 * j - pad;
-                    const __m512 low = _mm512_maskz_loadu_ps(row_mask(start, width), row + start);
-                    const __m512 high = _mm512_maskz_loadu_ps(row_mask(start + 16, width), row + start + 16);
+                    const int inside = start >= 0 && start + 32 <= width;
+                    const __m512 low = inside ? _mm512_loadu_ps(row + start)
+                                              : _mm512_maskz_loadu_ps(row_mask(start, width), row + start);
+                    const __m512 high = inside ? _mm512_loadu_ps(row + start + 16)
+                                               : _mm512_maskz_loadu_ps(row_mask(start + 16, width), row + start + 16);
                     _mm512_storeu_ps(out + j, _mm512_permutex2var_ps(low, evens, high));
                     _mm512_storeu_ps(out + length + j, _mm512_permutex2var_ps(low, odds, high));
                 }
