@@ -66,9 +66,9 @@ extension ConvolutionShape {
     func algorithm(_ policy: WinogradPolicy) -> ConvolutionAlgorithm {
         // The depthwise kernels have no residual pass: a grouped GEMM starts its tiles from it.
         if isDepthwise { return addsResidual ? .gemm : .depthwise }
-        // Few input channels: measured faster than im2col + GEMM on the 3-channel stems (and than Winograd,
-        // which has nothing to save there); `.off` and forced Winograd keep their meaning.
-        if policy == .measured && DirectSmallChannelConvolutionStep.runs(self) { return .directSmallChannel }
+        // Few input channels, where measured faster than im2col + GEMM (and than Winograd, which has
+        // nothing to save there); `.off` and forced Winograd keep their meaning.
+        if policy == .measured && DirectSmallChannelConvolutionStep.prefers(self) { return .directSmallChannel }
         guard isWinogradCandidate else { return .gemm }
         switch policy {
         case .off: return .gemm

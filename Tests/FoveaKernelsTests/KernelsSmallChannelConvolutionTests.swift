@@ -6,7 +6,7 @@ import FoveaTestSupport
 
 /// The direct small-channel convolution (``DirectSmallChannelConvolutionStep``)
 /// against the reference backend: random convolutions with 1–4 input channels
-/// (kernels 2–7, not always square; strides 1–2; pads; planes from 1 pixel;
+/// and at most 32 output channels (kernels 2–7, not always square; strides 1–2; pads; planes from 1 pixel;
 /// batch 3; every fused activation; constant, run-time and no bias) at 1 and 2
 /// threads, each within the step's written tolerance (1e-5 relative), plus the
 /// routing rules: which shapes take it, and that the policies `off` and forced
@@ -76,9 +76,11 @@ final class KernelsSmallChannelConvolutionTests: XCTestCase {
     /// Which convolutions take the direct kernel, by the shape rules and the policy.
     func testRouting() throws {
         var rng = ConvRandom(seed: 5)
-        func make(_ channels: Int, _ kernel: [Int], stride: Int = 1, dilation: Int = 1, group: Int = 1) throws -> ConvCase {
+        func make(_ channels: Int, _ kernel: [Int], stride: Int = 1, dilation: Int = 1, group: Int = 1,
+                  outputs: Int = 4) throws -> ConvCase {
             ConvCase(input: try Tensor(shape: [1, channels, 12, 12], floats: rng.floats(channels * 144)),
-                     weights: try Tensor(shape: [4, channels / group] + kernel, floats: rng.floats(4 * channels / group * kernel[0] * kernel[1])),
+                     weights: try Tensor(shape: [outputs, channels / group] + kernel,
+                                         floats: rng.floats(outputs * channels / group * kernel[0] * kernel[1])),
                      bias: nil, attributes: ConvAttributes(kernelShape: kernel, strides: [stride, stride],
                                                            dilations: [dilation, dilation], pads: [1, 1, 1, 1], group: group))
         }
@@ -88,6 +90,10 @@ final class KernelsSmallChannelConvolutionTests: XCTestCase {
         XCTAssertTrue(try algorithm(make(3, [3, 3], stride: 2)).hasPrefix("direct-smallc 3x3"))
         XCTAssertTrue(try algorithm(make(4, [5, 5])).hasPrefix("direct-smallc 5x5"))
         XCTAssertTrue(try algorithm(make(1, [3, 1])).hasPrefix("direct-smallc 3x1"))
+        // Measured: with fewer than 25 taps and more than 32 output channels the GEMM is faster (SqueezeNet's conv0).
+        XCTAssertTrue(try algorithm(make(3, [3, 3], stride: 2, outputs: 32)).hasPrefix("direct-smallc 3x3"))
+        XCTAssertTrue(try algorithm(make(3, [3, 3], stride: 2, outputs: 64)).hasPrefix("im2col+gemm 3x3"))
+        XCTAssertTrue(try algorithm(make(3, [5, 5], stride: 2, outputs: 64)).hasPrefix("direct-smallc 5x5"))
         // More than 4 channels, a 1×1 kernel, stride 3, dilation 2, groups: the GEMM (or depthwise) as before.
         XCTAssertTrue(try algorithm(make(5, [3, 3], stride: 2)).hasPrefix("im2col+gemm"))
         XCTAssertFalse(try algorithm(make(3, [1, 1])).hasPrefix("direct-smallc"))

@@ -48,10 +48,12 @@ enum KernelsTestSupport {
         if c.isDepthwise { return .depthwise }
         let a = c.attributes
         // Measured policy: group 1 with at most 4 input channels, a kernel of 2 to 121 taps (each side ≤ 11),
-        // strides 1–2 and dilation 1 run the direct small-channel kernel.
+        // strides 1–2 and dilation 1 run the direct small-channel kernel when the kernel has at least 25 taps
+        // or there are at most 32 output channels.
         let kernel = Array(c.weights.shape.dropFirst(2))
         let smallChannel = a.group == 1 && c.input.shape[1] <= 4 && kernel != [1, 1] && kernel.allSatisfy { $0 <= 11 }
             && a.strides.allSatisfy { $0 <= 2 } && a.dilations.allSatisfy { $0 == 1 } && !a.addsResidual
+            && (kernel[0] * kernel[1] >= 25 || c.weights.shape[0] <= 32)
         if policy == .measured && smallChannel { return .directSmallChannel }
         let winogradShape = a.group == 1 && c.weights.shape[2] == 3 && c.weights.shape[3] == 3
             && a.strides.allSatisfy { $0 == 1 } && a.dilations.allSatisfy { $0 == 1 }

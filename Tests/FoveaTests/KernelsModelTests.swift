@@ -69,9 +69,6 @@ final class KernelsModelTests: XCTestCase {
             for node in convs {
                 switch (shapes[node.node], policy) {
                 case ("1x1", _): XCTAssertTrue(node.algorithm.hasPrefix("gemm 1x1"), "\(policy) \(node.node): \(node.algorithm)")
-                case ("3x3s2", .measured):
-                    // conv0, on the 3-channel image: the direct small-channel kernel.
-                    XCTAssertTrue(node.algorithm.hasPrefix("direct-smallc 3x3"), "\(policy) \(node.node): \(node.algorithm)")
                 case ("3x3s2", _), ("3x3s1", .off):
                     XCTAssertTrue(node.algorithm.hasPrefix("im2col+gemm 3x3"), "\(policy) \(node.node): \(node.algorithm)")
                 case ("3x3s1", .forced(let variant)):
