@@ -12,6 +12,8 @@ public enum ConvolutionAlgorithm: String, Sendable, CaseIterable, CustomStringCo
     case winogradF6 = "winograd-f6"
     /// A direct loop per channel plane, for depthwise convolutions.
     case depthwise
+    /// A direct loop over the taps, for few input channels (an image network's first layer).
+    case directSmallChannel = "direct-smallc"
 
     public var description: String { rawValue }
 
@@ -24,7 +26,7 @@ public enum ConvolutionAlgorithm: String, Sendable, CaseIterable, CustomStringCo
         case .winogradF2: return 2
         case .winogradF4: return 4
         case .winogradF6: return 6
-        case .gemm, .depthwise: return nil
+        case .gemm, .depthwise, .directSmallChannel: return nil
         }
     }
 }
@@ -64,6 +66,9 @@ extension ConvolutionShape {
     func algorithm(_ policy: WinogradPolicy) -> ConvolutionAlgorithm {
         // The depthwise kernels have no residual pass: a grouped GEMM starts its tiles from it.
         if isDepthwise { return addsResidual ? .gemm : .depthwise }
+        // Few input channels, where measured faster than im2col + GEMM (and than Winograd, which has
+        // nothing to save there); `.off` and forced Winograd keep their meaning.
+        if policy == .measured && DirectSmallChannelConvolutionStep.prefers(self) { return .directSmallChannel }
         guard isWinogradCandidate else { return .gemm }
         switch policy {
         case .off: return .gemm

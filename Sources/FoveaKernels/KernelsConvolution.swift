@@ -1,7 +1,7 @@
 import CFoveaKernels
 import FoveaCore
 
-/// Conv nodes: the algorithm per node (GEMM, Winograd, direct depthwise)
+/// Conv nodes: the algorithm per node (GEMM, Winograd, direct depthwise, direct small-channel)
 /// from the backend's ``WinogradPolicy`` and the measured table.
 enum KernelsConvolution: KernelsOperatorFamily {
     static func supports(_ node: NodeContext) -> Bool {
@@ -18,6 +18,9 @@ enum KernelsConvolution: KernelsOperatorFamily {
         let algorithm = shape.algorithm(backend.winograd)
         if algorithm == .depthwise {
             return DirectDepthwiseStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
+        }
+        if algorithm == .directSmallChannel {
+            return DirectSmallChannelConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
         }
         if algorithm.isWinograd {
             return try WinogradConvolutionStep(shape: shape, variant: algorithm, weights: weights, bias: bias,

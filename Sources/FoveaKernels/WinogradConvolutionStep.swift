@@ -49,7 +49,7 @@ struct WinogradConvolutionStep: PreparedStep {
         case .winogradF2: return Swift.max(1e-4, Float(FOVEA_WINOGRAD_F2_TOLERANCE) * 10)
         case .winogradF4: return Swift.max(1e-4, Float(FOVEA_WINOGRAD_F4_TOLERANCE) * 10)
         case .winogradF6: return Swift.max(1e-4, Float(FOVEA_WINOGRAD_F6_TOLERANCE) * 10)
-        case .gemm, .depthwise: return 1e-4
+        case .gemm, .depthwise, .directSmallChannel: return 1e-4
         }
     }
 

@@ -112,10 +112,13 @@ final class KernelsConvolutionTests: XCTestCase {
         }
         let every: Set<String> = ["gemm 1x1", "im2col+gemm", "winograd_f2", "winograd_f4", "winograd_f6",
                                   "dwconv_3x3s1", "dwconv_3x3s2", "dwconv_kxk"]
-        XCTAssertEqual(coverage.paths, every, "the random families reach every path")
-        XCTAssertEqual(coverage.fused, every, "every path ran with a fused activation")
-        XCTAssertEqual(coverage.runTimeBias, every, "every path ran with a run-time bias")
-        XCTAssertEqual(coverage.batched, every, "every path ran with batch > 1")
+        // Cases with at most 4 input channels may go to the direct small-channel kernel under the measured
+        // policy; KernelsSmallChannelConvolutionTests covers that path on its own.
+        let others: Set<String> = ["direct-smallc"]
+        XCTAssertEqual(coverage.paths.subtracting(others), every, "the random families reach every path")
+        XCTAssertEqual(coverage.fused.subtracting(others), every, "every path ran with a fused activation")
+        XCTAssertEqual(coverage.runTimeBias.subtracting(others), every, "every path ran with a run-time bias")
+        XCTAssertEqual(coverage.batched.subtracting(others), every, "every path ran with batch > 1")
         coverage.checkWrittenBounds()
     }
 

@@ -47,6 +47,14 @@ enum KernelsTestSupport {
     static func expectedAlgorithm(_ c: ConvCase, _ policy: WinogradPolicy) throws -> ConvolutionAlgorithm {
         if c.isDepthwise { return .depthwise }
         let a = c.attributes
+        // Measured policy: group 1 with at most 4 input channels, a kernel of 2 to 121 taps (each side ≤ 11),
+        // strides 1–2 and dilation 1 run the direct small-channel kernel when the kernel has at least 25 taps
+        // or there are at most 32 output channels.
+        let kernel = Array(c.weights.shape.dropFirst(2))
+        let smallChannel = a.group == 1 && c.input.shape[1] <= 4 && kernel != [1, 1] && kernel.allSatisfy { $0 <= 11 }
+            && a.strides.allSatisfy { $0 <= 2 } && a.dilations.allSatisfy { $0 == 1 } && !a.addsResidual
+            && (kernel[0] * kernel[1] >= 25 || c.weights.shape[0] <= 32)
+        if policy == .measured && smallChannel { return .directSmallChannel }
         let winogradShape = a.group == 1 && c.weights.shape[2] == 3 && c.weights.shape[3] == 3
             && a.strides.allSatisfy { $0 == 1 } && a.dilations.allSatisfy { $0 == 1 }
         guard winogradShape else { return .gemm }
@@ -73,6 +81,8 @@ enum KernelsTestSupport {
             let own = square && (kernel[0] == 3 || ((kernel[0] == 5 || kernel[0] == 7) && KernelsBackend.isa != "scalar"))
             let variant = own ? "\(kernel[0])x\(kernel[1])s\(g.strides[0])" : "kxk"
             return "dwconv_\(variant)_\(KernelsBackend.isa)"
+        case .directSmallChannel:
+            return "direct-smallc \(kernel[0])x\(kernel[1]) f32_conv_smallc_"
         case .winogradF2: return "winograd_f2x2_3x3 f32_gemm_"
         case .winogradF4: return "winograd_f4x4_3x3 f32_gemm_"
         case .winogradF6: return "winograd_f6x6_3x3 f32_gemm_"
@@ -96,7 +106,7 @@ enum KernelsTestSupport {
         case .winogradF2: return Float(FOVEA_WINOGRAD_F2_TOLERANCE)
         case .winogradF4: return Float(FOVEA_WINOGRAD_F4_TOLERANCE)
         case .winogradF6: return Float(FOVEA_WINOGRAD_F6_TOLERANCE)
-        case .gemm, .depthwise: return nil
+        case .gemm, .depthwise, .directSmallChannel: return nil
         }
     }
 

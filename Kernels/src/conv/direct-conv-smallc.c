@@ -1,0 +1,105 @@
+/*
+ * The exported direct small-channel convolution: check the parameters, pick
+ * the variant for the ISA, run it over the output rows (and blocks of output
+ * channels when rows are few) in parallel with OpenMP.
+ */
+#include "direct-conv-smallc.h"
+
+#include <stdint.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#if FOVEA_HAVE_X86_VARIANTS
+static const fovea_conv_smallc_fn variants[FOVEA_ISA_COUNT] = {
+    fovea_f32_conv_smallc_1x1__scalar, fovea_f32_conv_smallc_4x24__avx2, fovea_f32_conv_smallc_8x48__avx512};
+static const char *const names[FOVEA_ISA_COUNT] = {"f32_conv_smallc_1x1_scalar", "f32_conv_smallc_4x24_avx2",
+                                                   "f32_conv_smallc_8x48_avx512"};
+#else
+static const fovea_conv_smallc_fn variants[FOVEA_ISA_COUNT] = {
+    fovea_f32_conv_smallc_1x1__scalar, fovea_f32_conv_smallc_1x1__scalar, fovea_f32_conv_smallc_1x1__scalar};
+static const char *const names[FOVEA_ISA_COUNT] = {"f32_conv_smallc_1x1_scalar", "f32_conv_smallc_1x1_scalar",
+                                                   "f32_conv_smallc_1x1_scalar"};
+#endif
+
+int fovea_conv2d_smallc_supports(const fovea_conv2d_params *p) {
+    if (fovea_conv2d_check(p) != FOVEA_STATUS_OK) return 0;
+    return p->groups == 1 && p->channels <= FOVEA_CONV_SMALLC_MAX_CHANNELS && p->kernel_height <= FOVEA_CONV_SMALLC_MAX_KERNEL &&
+           p->kernel_width <= FOVEA_CONV_SMALLC_MAX_KERNEL && p->dilation_height == 1 &&
+           p->dilation_width == 1 && p->stride_height <= 2 && p->stride_width <= 2;
+}
+
+size_t fovea_conv2d_smallc_workspace_size(const fovea_conv2d_params *p, size_t threads) {
+    if (!fovea_conv2d_smallc_supports(p)) return 0;
+    return fovea_smallc_scratch_floats(p) * (threads > 1 ? threads : 1) * sizeof(float);
+}
+
+fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *weights, const float *bias,
+                                     const float *x, float *y, size_t y_batch_stride,
+                                     const fovea_activation *activation, void *workspace, size_t workspace_bytes,
+                                     size_t threads) {
+    const fovea_status status = fovea_conv2d_check(p);
+    if (status != FOVEA_STATUS_OK) return status;
+    if (!fovea_conv2d_smallc_supports(p)) return FOVEA_STATUS_INVALID_PARAMETER;
+    if (activation != NULL && (unsigned)activation->kind > (unsigned)FOVEA_ACTIVATION_LEAKY_RELU) {
+        return FOVEA_STATUS_INVALID_PARAMETER;
+    }
+    if (weights == NULL || x == NULL || y == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
+    if (workspace_bytes < fovea_conv2d_smallc_workspace_size(p, threads)) return FOVEA_STATUS_BUFFER_TOO_SMALL;
+    const size_t out_plane = p->output_height * p->output_width;
+    const size_t image = p->output_channels * out_plane;
+    if (y_batch_stride < image) return FOVEA_STATUS_INVALID_PARAMETER;
+    size_t span = 0, bytes = 0;
+    if (__builtin_mul_overflow(p->batch - 1, y_batch_stride, &span) || __builtin_add_overflow(span, image, &span) ||
+        __builtin_mul_overflow(span, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
+        return FOVEA_STATUS_TOO_LARGE;
+    }
+
+    const fovea_conv_smallc_fn run = variants[fovea_active_isa()];
+    const fovea_epilogue epilogue = fovea_epilogue_of(activation);
+    const size_t taps = p->channels * p->kernel_height * p->kernel_width;
+    const size_t rows = p->batch * p->output_height;
+    const size_t in_image = p->channels * p->input_height * p->input_width;
+    const int t = fovea_threads_for(threads, 2.0 * (double)p->batch * (double)image * (double)taps);
+    /* At least 8 items per thread so a static split is even: blocks of 8 output channels when rows are few. */
+    size_t blocks = 1;
+    if (t > 1 && rows < 8 * (size_t)t) {
+        const size_t most = (p->output_channels + 7) / 8;
+        blocks = (8 * (size_t)t + rows - 1) / rows;
+        if (blocks > most) blocks = most;
+    }
+    const size_t items = rows * blocks;
+    const size_t block_channels = (p->output_channels + blocks - 1) / blocks;
+    /* blocks of whole 8-channel groups, so every block but the last runs full tiles */
+    const size_t block_size = (block_channels + 7) / 8 * 8;
+    const size_t scratch_floats = fovea_smallc_scratch_floats(p);
+    float *scratch = workspace;
+    (void)t; /* unused without OpenMP */
+#ifdef _OPENMP
+#pragma omp parallel num_threads(t) if (t > 1)
+#endif
+    {
+#ifdef _OPENMP
+        const size_t tid = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
+#else
+        const size_t tid = 0, count = 1;
+#endif
+        /* a contiguous range of rows per thread */
+        for (size_t item = items * tid / count; item < items * (tid + 1) / count; item++) {
+            const size_t row = item / blocks, block = item % blocks;
+            const size_t n = row / p->output_height, oh = row % p->output_height;
+            const size_t m_begin = block * block_size < p->output_channels ? block * block_size : p->output_channels;
+            const size_t m_end = m_begin + block_size < p->output_channels ? m_begin + block_size : p->output_channels;
+            if (m_begin < m_end) {
+                run(p, x + n * in_image, weights, bias, y + n * y_batch_stride, oh, m_begin, m_end, &epilogue,
+                    scratch + tid * scratch_floats);
+            }
+        }
+    }
+    return FOVEA_STATUS_OK;
+}
+
+const char *fovea_conv2d_smallc_kernel_name(const fovea_conv2d_params *p) {
+    if (!fovea_conv2d_smallc_supports(p)) return NULL;
+    return names[fovea_active_isa()];
+}
