@@ -38,7 +38,7 @@ mkdir -p "$out"
 git clone -q "$root" "$out/fovea" && git -C "$out/fovea" tag -f "$version" > /dev/null
 # 2a. The manifest: no target the `Fovea` product depends on (directly or not) has unsafeFlags.
 if swift package --package-path "$out/fovea" --scratch-path "$out/manifest" dump-package > "$out/manifest.json" 2> "$out/manifest.err" &&
-   unsafe=$(python3 - "$out/manifest.json" <<'PY'
+   unsafe=$(python3 - "$out/manifest.json" 2> "$out/manifest-checked.txt" <<'PY'
 import json, sys
 manifest = json.load(open(sys.argv[1]))
 targets = {t["name"]: t for t in manifest["targets"]}
@@ -61,7 +61,7 @@ print(f"checked {len(seen)} targets", file=sys.stderr)
 PY
 ); then
   if [ -z "$unsafe" ]; then
-    echo "ok: no target of the Fovea product has unsafeFlags ($(tail -1 "$out/manifest.err" 2>/dev/null))"
+    echo "ok: no target of the Fovea product has unsafeFlags ($(cat "$out/manifest-checked.txt"))"
   else
     echo "FAIL: targets of the Fovea product with unsafeFlags:"; echo "$unsafe"
     failed=1
