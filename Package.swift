@@ -1,15 +1,5 @@
 // swift-tools-version:6.2
-import Foundation
 import PackageDescription
-
-// OpenMP for the C kernels (Kernels/) when LLVM's OpenMP runtime for Swift's
-// clang is installed: Debian's libomp-19-dev (not libomp-dev, which is LLVM 14
-// and misses symbols clang 21 emits; see README "Install"). Without it the
-// kernels build and run single-threaded. FOVEA_OPENMP=0 builds without it.
-let openMPHeaders = "/usr/lib/llvm-19/lib/clang/19/include"
-let useOpenMP = ProcessInfo.processInfo.environment["FOVEA_OPENMP"] != "0"
-    && FileManager.default.fileExists(atPath: openMPHeaders + "/omp.h")
-    && FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/libomp5.so")
 
 // Fovea: an inference engine for convolutional image classifiers.
 // Module map and roles: see README.md ("Layout").
@@ -17,7 +7,13 @@ let package = Package(
     name: "Fovea",
     platforms: [.macOS(.v13)],
     products: [
+        // Everything `Fovea` depends on builds with no unsafe flags, so a package
+        // can depend on it by version (`from:`); scripts/versioned-consumer.sh checks.
         .library(name: "Fovea", targets: ["Fovea"]),
+        // The AVX-512 / AVX2 builds of the SIMD backend's kernels (`-target-cpu`,
+        // an unsafe flag: root, branch or revision dependencies only).
+        // `SIMDISAKernels.register()` hands them to FoveaSIMD; the CLI does.
+        .library(name: "FoveaSIMDISAKernels", targets: ["FoveaSIMDISAKernels"]),
         .executable(name: "fovea", targets: ["fovea"]),
         .library(name: "FoveaTraining", targets: ["FoveaTraining"]),
         // Dynamic batching for `fovea-serve` (Server/); no dependencies, not part of `Fovea`.
@@ -60,11 +56,13 @@ let package = Package(
         // Portable backend in pure Swift SIMD. Its GEMM and depthwise kernels
         // (Sources/FoveaSIMDKernels, symlinked into each folder) are compiled
         // once per CPU target and picked at run time: see Sources/FoveaSIMD/README.md.
+        // FoveaSIMD has the baseline build; FoveaSIMDISAKernels registers the others.
         .target(
             name: "FoveaSIMD",
-            dependencies: ["FoveaCore", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric", "CFoveaKernels", "FoveaElementwiseKernels"],
+            dependencies: ["FoveaCore", "FoveaSIMDGeneric", "CFoveaKernels", "FoveaElementwiseKernels"],
             exclude: ["README.md"]
         ),
+        .target(name: "FoveaSIMDISAKernels", dependencies: ["FoveaSIMD", "FoveaSIMDAVX512", "FoveaSIMDAVX2"]),
         .target(name: "FoveaSIMDAVX512", swiftSettings: [
             .define("FOVEA_SIMD_WIDE"), .define("FOVEA_SIMD_FMA"),
             .unsafeFlags(["-target-cpu", "skylake-avx512"], .when(platforms: [.linux])),
@@ -80,14 +78,15 @@ let package = Package(
         .target(name: "FoveaBLAS", dependencies: ["FoveaCore", "COpenBLAS"]),
 
         // C kernels; also built and tested standalone by CMakeLists.txt + ctest.
+        // No flags: per-function target attributes pick the ISA at run time, and
+        // without -fopenmp the kernels' threads come from their own pthread pool
+        // (Kernels/src/runtime/thread-pool.c).
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
             exclude: ["tests", "tools", "README.md"],
             sources: ["src"],
-            publicHeadersPath: "include",
-            cSettings: useOpenMP ? [.unsafeFlags(["-fopenmp", "-idirafter", openMPHeaders])] : [],
-            linkerSettings: useOpenMP ? [.linkedLibrary("omp5")] : []
+            publicHeadersPath: "include"
         ),
 
         // The C elementwise kernels (fovea_unary.h) as the simd and kernels backends both call them.
@@ -112,7 +111,7 @@ let package = Package(
 
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", "FoveaSIMDISAKernels", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and
@@ -141,7 +140,7 @@ let package = Package(
         .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore", "FoveaTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
         .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
-        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaCore", "FoveaTestSupport"]),
+        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaSIMDISAKernels", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels", "FoveaElementwiseKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),

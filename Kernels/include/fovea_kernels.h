@@ -19,8 +19,9 @@
  *  - Threads: every kernel that runs in parallel takes its thread count per call
  *    (a trailing `size_t threads`; 0 or 1 = the calling thread only), so two
  *    concurrent calls (two runs) with different counts each get theirs. Small
- *    jobs stay on the calling thread whatever the count; without OpenMP (see
- *    fovea_kernels_has_openmp) every kernel runs on the calling thread.
+ *    jobs stay on the calling thread whatever the count. The threads are
+ *    OpenMP's when the library is compiled with it (fovea_kernels_has_openmp),
+ *    else a pool of persistent pthreads of the library's own.
  *  - Each exported kernel has per-ISA variants (scalar, AVX2+FMA, AVX-512) and
  *    picks one at run time from what the CPU supports. Every variant gives the
  *    same result: bit for bit for max and average pooling, and within rounding
@@ -107,8 +108,8 @@ int fovea_kernels_isa_supported(const char *name);
 
 /**
  * For reports only: OpenMP's default team size (OMP_NUM_THREADS, else one per
- * core; 1 without OpenMP). Kernels do not use it: each call takes its own
- * thread count.
+ * core; without OpenMP, the online cores). Kernels do not use it: each call
+ * takes its own thread count.
  */
 int fovea_kernels_num_threads(void);
 

@@ -78,7 +78,7 @@ static void thread_counts(void) {
     /* Kernels take their thread count per call; this is only OpenMP's default, for reports. */
     const int openmp = fovea_kernels_has_openmp();
     CHECK(fovea_kernels_num_threads() >= 1, "OpenMP's default team is at least 1 thread");
-    if (!openmp) CHECK(fovea_kernels_num_threads() == 1, "1 thread without OpenMP");
+    if (!openmp) CHECK(fovea_kernels_num_threads() == (int)sysconf(_SC_NPROCESSORS_ONLN), "one per online core without OpenMP");
 }
 
 static void status_descriptions(void) {

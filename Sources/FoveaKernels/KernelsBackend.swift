@@ -32,22 +32,15 @@ public struct KernelsBackend: Backend {
         guard let family = Self.family(of: node.op), family.supports(node) else {
             throw FoveaError(.unsupported, "the kernels backend cannot run \(node.op.typeName)")
         }
-        Self.warnOnceIfSingleThreaded
         return try family.prepare(node, self)
     }
 
-    /// Whether the C kernels were built with OpenMP (else they run on the calling thread).
+    /// Whether the C kernels were built with OpenMP (the CMake library); else
+    /// (the Swift package) their own pthread pool runs their threads.
     public static var hasOpenMP: Bool { fovea_kernels_has_openmp() != 0 }
 
     /// The ISA the kernels use now: `avx512`, `avx2` or `scalar`.
     public static var isa: String { String(cString: fovea_kernels_isa_name()) }
-
-    /// Says once per process, on standard error, that a build without OpenMP runs single-threaded.
-    private static let warnOnceIfSingleThreaded: Void = {
-        guard !hasOpenMP else { return }
-        FileHandle.standardError.write(Data(
-            "fovea: the kernels backend was built without OpenMP and runs single-threaded (install libomp-19-dev and rebuild)\n".utf8))
-    }()
 
     /// The family that implements `op`, if any.
     static func family(of op: Op) -> KernelsOperatorFamily.Type? {

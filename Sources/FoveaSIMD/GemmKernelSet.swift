@@ -1,13 +1,15 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaSIMDAVX2
-import FoveaSIMDAVX512
 import FoveaSIMDGeneric
+import Foundation
 
 /// The instruction sets the SIMD backend's GEMM and depthwise kernels are
 /// compiled for. Each is a separate module built from the same source
 /// (Sources/FoveaSIMDKernels) with its own `-target-cpu`; one is chosen at
-/// run time from what the CPU supports.
+/// run time from what the CPU supports. `generic` is part of FoveaSIMD; the
+/// AVX-512 and AVX2 builds need `-target-cpu`, an unsafe flag, so they live
+/// in the `FoveaSIMDISAKernels` module, which registers them
+/// (``register(_:)``; the `fovea` CLI does at start-up).
 public enum SIMDKernelISA: String, Sendable, CaseIterable, CustomStringConvertible {
     /// AVX-512F + FMA: 8x32 tiles of sixteen SIMD16 accumulators.
     case avx512
@@ -39,19 +41,35 @@ public enum SIMDKernelISA: String, Sendable, CaseIterable, CustomStringConvertib
         self = isa
     }
 
-    /// Whether this CPU (and OS) can run the variant, as the C kernels library
-    /// detects it (`fovea_kernels_isa_supported`: `__builtin_cpu_supports`
-    /// AVX2 + FMA, AVX-512F + AVX2 + FMA, which also checks that the OS saves
-    /// the wide registers). Off Linux x86-64 the AVX modules are not compiled
-    /// for their CPUs (the `-target-cpu` flags are Linux-only, see README.md),
-    /// so only `generic` counts as supported there.
+    /// Whether this variant can run: its kernels are compiled in (always for
+    /// `generic`; the others once registered, see ``isRegistered``) and this
+    /// CPU (and OS) can run them, as the C kernels library detects it
+    /// (`fovea_kernels_isa_supported`: `__builtin_cpu_supports` AVX2 + FMA,
+    /// AVX-512F + AVX2 + FMA, which also checks that the OS saves the wide
+    /// registers). Off Linux x86-64 the AVX modules are not compiled for their
+    /// CPUs (the `-target-cpu` flags are Linux-only, see README.md), so only
+    /// `generic` counts as supported there.
     public var isSupported: Bool {
         if self == .generic { return true }
         #if os(Linux) && arch(x86_64)
-        return fovea_kernels_isa_supported(kernelsName) != 0
+        return isRegistered && fovea_kernels_isa_supported(kernelsName) != 0
         #else
         return false
         #endif
+    }
+
+    /// Whether this variant's kernels are compiled in: always for `generic`,
+    /// else once ``register(_:)`` gave them (`SIMDISAKernels.register()` in
+    /// the `FoveaSIMDISAKernels` module).
+    public var isRegistered: Bool { self == .generic || SIMDKernelRegistry.shared.functions(for: self) != nil }
+
+    /// Makes `functions` this variant's kernels (the AVX-512 or AVX2 build of
+    /// Sources/FoveaSIMDKernels). Steps prepared afterwards may use them; a
+    /// second registration replaces the first. `generic` is built in and
+    /// cannot be replaced.
+    public func register(_ functions: SIMDKernelFunctions) {
+        guard self != .generic else { return }
+        SIMDKernelRegistry.shared.register(functions, for: self)
     }
 
     /// The C kernels library's default choice (`fovea_kernels_default_isa_name`):
@@ -59,11 +77,63 @@ public enum SIMDKernelISA: String, Sendable, CaseIterable, CustomStringConvertib
     /// `FOVEA_ISA=scalar|avx2|avx512` names another supported one. One
     /// detection and one variable rule both the SIMD backend and the C
     /// kernels. (`fovea_kernels_set_isa` does not change it; use ``forced``.)
-    public static let preferred: SIMDKernelISA = {
+    /// Only registered variants count (see ``isSupported``), so this is
+    /// `generic` until `SIMDISAKernels.register()` runs.
+    public static var preferred: SIMDKernelISA {
         let name = String(cString: fovea_kernels_default_isa_name())
         if let isa = SIMDKernelISA(kernelsName: name), isa.isSupported { return isa }
         return allCases.first { $0.isSupported } ?? .generic
-    }()
+    }
+}
+
+/// One ISA build of the SIMD backend's two kernels, as the per-ISA modules
+/// export them (Sources/FoveaSIMDKernels: `gemmTiles` and `depthwisePlane`,
+/// activation as a code and two parameters).
+public struct SIMDKernelFunctions: Sendable {
+    /// `gemmTiles(k:a:aPanelStride:rowPanels:rows:b:ldb:bPanelStride:columnPanels:columns:c:ldc:bias:accumulate:activation:p0:p1:)`.
+    public typealias GemmTiles = @Sendable (
+        _ k: Int, _ a: UnsafePointer<Float>, _ aPanelStride: Int, _ rowPanels: Int, _ rows: Int,
+        _ b: UnsafePointer<Float>, _ ldb: Int, _ bPanelStride: Int, _ columnPanels: Int, _ columns: Int,
+        _ c: UnsafeMutablePointer<Float>, _ ldc: Int, _ bias: UnsafePointer<Float>?, _ accumulate: Bool,
+        _ activation: Int, _ p0: Float, _ p1: Float) -> Void
+    /// `depthwisePlane(x:inputHeight:inputWidth:kernel:kernelHeight:kernelWidth:strideHeight:strideWidth:dilationHeight:dilationWidth:padTop:padLeft:y:outputHeight:outputWidth:bias:activation:p0:p1:)`.
+    public typealias DepthwisePlane = @Sendable (
+        _ x: UnsafePointer<Float>, _ inputHeight: Int, _ inputWidth: Int,
+        _ kernel: UnsafePointer<Float>, _ kernelHeight: Int, _ kernelWidth: Int,
+        _ strideHeight: Int, _ strideWidth: Int, _ dilationHeight: Int, _ dilationWidth: Int,
+        _ padTop: Int, _ padLeft: Int,
+        _ y: UnsafeMutablePointer<Float>, _ outputHeight: Int, _ outputWidth: Int, _ bias: Float,
+        _ activation: Int, _ p0: Float, _ p1: Float) -> Void
+
+    /// The GEMM register-tile kernel.
+    public let gemmTiles: GemmTiles
+    /// The depthwise convolution of one plane.
+    public let depthwisePlane: DepthwisePlane
+
+    /// Bundles one module's two kernels.
+    public init(gemmTiles: @escaping GemmTiles, depthwisePlane: @escaping DepthwisePlane) {
+        self.gemmTiles = gemmTiles
+        self.depthwisePlane = depthwisePlane
+    }
+}
+
+/// The registered AVX-512 / AVX2 kernels (registered once at start-up, read when steps are prepared).
+final class SIMDKernelRegistry: @unchecked Sendable {
+    static let shared = SIMDKernelRegistry()
+    private let lock = NSLock()
+    private var registered: [SIMDKernelISA: SIMDKernelFunctions] = [:]
+
+    func register(_ functions: SIMDKernelFunctions, for isa: SIMDKernelISA) {
+        lock.lock()
+        defer { lock.unlock() }
+        registered[isa] = functions
+    }
+
+    func functions(for isa: SIMDKernelISA) -> SIMDKernelFunctions? {
+        lock.lock()
+        defer { lock.unlock() }
+        return registered[isa]
+    }
 }
 
 /// The kernels of one ISA, as function values the prepared steps call.
@@ -89,23 +159,23 @@ struct GemmKernelSet: Sendable {
     static let tileRows = 8
     static let tileColumns = 32
 
+    /// The kernels of `isa`: FoveaSIMDGeneric's for `generic` (and for a
+    /// variant nobody registered, which ``current()`` never asks for).
     init(_ isa: SIMDKernelISA) {
-        self.isa = isa
-        switch isa {
-        case .avx512:
-            gemmTiles = { FoveaSIMDAVX512.gemmTiles(k: $0, a: $1, aPanelStride: $2, rowPanels: $3, rows: $4, b: $5, ldb: $6, bPanelStride: $7, columnPanels: $8, columns: $9, c: $10, ldc: $11, bias: $12, accumulate: $13, activation: $14.code, p0: $14.p0, p1: $14.p1) }
-            depthwisePlane = { FoveaSIMDAVX512.depthwisePlane(x: $0, inputHeight: $1, inputWidth: $2, kernel: $3, kernelHeight: $4, kernelWidth: $5, strideHeight: $6, strideWidth: $7, dilationHeight: $8, dilationWidth: $9, padTop: $10, padLeft: $11, y: $12, outputHeight: $13, outputWidth: $14, bias: $15, activation: $16.code, p0: $16.p0, p1: $16.p1) }
-        case .avx2:
-            gemmTiles = { FoveaSIMDAVX2.gemmTiles(k: $0, a: $1, aPanelStride: $2, rowPanels: $3, rows: $4, b: $5, ldb: $6, bPanelStride: $7, columnPanels: $8, columns: $9, c: $10, ldc: $11, bias: $12, accumulate: $13, activation: $14.code, p0: $14.p0, p1: $14.p1) }
-            depthwisePlane = { FoveaSIMDAVX2.depthwisePlane(x: $0, inputHeight: $1, inputWidth: $2, kernel: $3, kernelHeight: $4, kernelWidth: $5, strideHeight: $6, strideWidth: $7, dilationHeight: $8, dilationWidth: $9, padTop: $10, padLeft: $11, y: $12, outputHeight: $13, outputWidth: $14, bias: $15, activation: $16.code, p0: $16.p0, p1: $16.p1) }
-        case .generic:
-            gemmTiles = { FoveaSIMDGeneric.gemmTiles(k: $0, a: $1, aPanelStride: $2, rowPanels: $3, rows: $4, b: $5, ldb: $6, bPanelStride: $7, columnPanels: $8, columns: $9, c: $10, ldc: $11, bias: $12, accumulate: $13, activation: $14.code, p0: $14.p0, p1: $14.p1) }
-            depthwisePlane = { FoveaSIMDGeneric.depthwisePlane(x: $0, inputHeight: $1, inputWidth: $2, kernel: $3, kernelHeight: $4, kernelWidth: $5, strideHeight: $6, strideWidth: $7, dilationHeight: $8, dilationWidth: $9, padTop: $10, padLeft: $11, y: $12, outputHeight: $13, outputWidth: $14, bias: $15, activation: $16.code, p0: $16.p0, p1: $16.p1) }
+        if isa != .generic, let f = SIMDKernelRegistry.shared.functions(for: isa) {
+            self.isa = isa
+            gemmTiles = { f.gemmTiles($0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14.code, $14.p0, $14.p1) }
+            depthwisePlane = { f.depthwisePlane($0, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16.code, $16.p0, $16.p1) }
+            return
         }
+        self.isa = .generic
+        gemmTiles = { FoveaSIMDGeneric.gemmTiles(k: $0, a: $1, aPanelStride: $2, rowPanels: $3, rows: $4, b: $5, ldb: $6, bPanelStride: $7, columnPanels: $8, columns: $9, c: $10, ldc: $11, bias: $12, accumulate: $13, activation: $14.code, p0: $14.p0, p1: $14.p1) }
+        depthwisePlane = { FoveaSIMDGeneric.depthwisePlane(x: $0, inputHeight: $1, inputWidth: $2, kernel: $3, kernelHeight: $4, kernelWidth: $5, strideHeight: $6, strideWidth: $7, dilationHeight: $8, dilationWidth: $9, padTop: $10, padLeft: $11, y: $12, outputHeight: $13, outputWidth: $14, bias: $15, activation: $16.code, p0: $16.p0, p1: $16.p1) }
     }
 
-    /// The kernels steps use unless a test forces another ISA.
-    static let preferred = GemmKernelSet(SIMDKernelISA.preferred)
+    /// The kernels steps use unless a test forces another ISA (computed per
+    /// step prepared, since registration may come after the first use).
+    static var preferred: GemmKernelSet { GemmKernelSet(SIMDKernelISA.preferred) }
 
     /// The forced variant if any (and supported by this CPU), else `preferred`.
     static func current() throws -> GemmKernelSet {

@@ -13,7 +13,7 @@ let convDepthwiseTolerance: Float = 1e-5
 
 final class ConvolutionTests: XCTestCase {
     let backend = SIMDBackend()
-    let isas = SIMDKernelISA.allCases.filter(\.isSupported)
+    let isas = supportedISAs()
 
     func convPrepare(_ c: ConvCase, isa: SIMDKernelISA? = nil) throws -> any PreparedStep {
         let context = try c.context()

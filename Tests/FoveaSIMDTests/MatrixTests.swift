@@ -9,7 +9,7 @@ let matrixTolerance: Float = 1e-4
 
 final class MatrixTests: XCTestCase {
     let backend = SIMDBackend()
-    let isas = SIMDKernelISA.allCases.filter(\.isSupported)
+    let isas = supportedISAs()
 
     /// Prepares `op` on every ISA and thread count, and compares with the reference.
     func matrixCheck(_ op: Op, _ inputs: [Tensor?], constants: Set<Int> = [], _ message: String,

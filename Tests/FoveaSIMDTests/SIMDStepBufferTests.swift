@@ -6,7 +6,7 @@ import FoveaTestSupport
 /// The executor's side of the step interface: strided output slices, in-place
 /// runs and exactly sized workspaces must give the same bits as a plain run.
 final class SIMDStepBufferTests: XCTestCase {
-    let isas = SIMDKernelISA.allCases.filter(\.isSupported)
+    let isas = supportedISAs()
 
     /// A convolution case with seeded values.
     func convCase(batch: Int, channels: Int, outputs: Int, size: Int, kernel: Int, group: Int = 1, stride: Int = 1,

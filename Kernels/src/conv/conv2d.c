@@ -13,9 +13,6 @@
 #include "conv.h"
 
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* Reduction depth per microkernel call: an A panel slice of 8×512 floats (16 KB) stays in L1. */
 static const size_t k_block = 512;
@@ -173,6 +170,7 @@ typedef struct conv_run {
     size_t y_batch_stride;
     fovea_epilogue epilogue;
     int add; /* y holds a residual: every tile accumulates onto it */
+    float *buffers; /* the workspace: s.thread_floats per thread */
 } conv_run;
 
 /*
@@ -352,6 +350,12 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
 }
 
 /* fovea_conv2d_f32 and fovea_conv2d_add_f32: `add` starts every output tile from y's values. */
+/* One thread's share of the units, with its own packing buffer. */
+static void run_share(void *context, size_t tid, size_t count) {
+    const conv_run *r = (const conv_run *)context;
+    run_units(r, r->s.units * tid / count, r->s.units * (tid + 1) / count, r->buffers + tid * r->s.thread_floats);
+}
+
 static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
                                size_t y_batch_stride, const float *bias, const fovea_activation *activation,
                                void *workspace, size_t workspace_bytes, size_t threads, int add) {
@@ -382,16 +386,8 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
         return FOVEA_STATUS_OK;
     }
     r.s = make_schedule(h, (size_t)t);
-    float *buffers = workspace;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(t) if (t > 1)
-    {
-        const size_t tid = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
-        run_units(&r, r.s.units * tid / count, r.s.units * (tid + 1) / count, buffers + tid * r.s.thread_floats);
-    }
-#else
-    run_units(&r, 0, r.s.units, buffers);
-#endif
+    r.buffers = workspace;
+    fovea_parallel_run(t, run_share, &r);
     return FOVEA_STATUS_OK;
 }
 

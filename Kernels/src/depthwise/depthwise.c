@@ -108,6 +108,31 @@ static fovea_status check_shape(const fovea_conv2d_params *p, size_t *outputs) {
     return FOVEA_STATUS_OK;
 }
 
+/* One call's work items (row bands of output planes), shared out by fovea_parallel_for. */
+typedef struct depthwise_job {
+    const fovea_conv2d_params *p;
+    fovea_dwconv_fn run;
+    size_t bands, multiplier, in_plane, out_plane, out_height, taps;
+    const float *x, *weights, *bias;
+    float *y;
+    size_t y_batch_stride;
+    const fovea_epilogue *epilogue;
+} depthwise_job;
+
+static void depthwise_items(void *context, size_t begin, size_t end) {
+    const depthwise_job *j = (const depthwise_job *)context;
+    const fovea_conv2d_params *p = j->p;
+    for (size_t item = begin; item < end; item++) {
+        const size_t plane = item / j->bands, band = item % j->bands;
+        const size_t n = plane / p->output_channels, m = plane % p->output_channels;
+        const float *x_plane = j->x + (n * p->channels + m / j->multiplier) * j->in_plane;
+        float *y_plane = j->y + n * j->y_batch_stride + m * j->out_plane;
+        const size_t row_begin = band * j->out_height / j->bands, row_end = (band + 1) * j->out_height / j->bands;
+        j->run(p, x_plane, j->weights + m * j->taps, j->bias != NULL ? j->bias[m] : 0.0f, y_plane, row_begin, row_end,
+               j->epilogue);
+    }
+}
+
 fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const float *weights, const float *bias,
                                         const float *x, float *y, size_t y_batch_stride,
                                         const fovea_activation *activation, size_t threads) {
@@ -162,18 +187,9 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
         return FOVEA_STATUS_OK;
     }
     const size_t items = planes * bands;
-    (void)t; /* unused without OpenMP */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t item = 0; item < items; item++) {
-        const size_t plane = item / bands, band = item % bands;
-        const size_t n = plane / p->output_channels, m = plane % p->output_channels;
-        const float *x_plane = x + (n * p->channels + m / multiplier) * in_plane;
-        float *y_plane = y + n * y_batch_stride + m * out_plane;
-        const size_t row_begin = band * out_height / bands, row_end = (band + 1) * out_height / bands;
-        run(p, x_plane, weights + m * taps, bias != NULL ? bias[m] : 0.0f, y_plane, row_begin, row_end, &epilogue);
-    }
+    const depthwise_job job = {p, run, bands, multiplier, in_plane, out_plane, out_height, taps, x, weights, bias, y,
+                               y_batch_stride, &epilogue};
+    fovea_parallel_for(t, items, depthwise_items, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 

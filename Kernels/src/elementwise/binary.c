@@ -157,6 +157,26 @@ static size_t share_start(size_t total, size_t parts, size_t part) {
     return total / parts * part + (part < extra ? part : extra);
 }
 
+/* One call's parts (equal shares of row chunks), shared out by fovea_parallel_for. */
+typedef struct binary_job {
+    const broadcast_plan *plan;
+    size_t chunks, chunk_length, total, parts;
+    fovea_binary_fn run;
+    fovea_binary_op op;
+    fovea_epilogue_class kind;
+    const fovea_epilogue *epilogue;
+    const float *a, *b;
+    float *y;
+} binary_job;
+
+static void binary_parts(void *context, size_t first, size_t last) {
+    const binary_job *j = (const binary_job *)context;
+    for (size_t part = first; part < last; part++) {
+        run_rows(j->plan, j->chunks, j->chunk_length, share_start(j->total, j->parts, part),
+                 share_start(j->total, j->parts, part + 1), j->run, j->op, j->kind, j->epilogue, j->a, j->b, j->y);
+    }
+}
+
 fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a_shape, const float *a,
                               size_t b_rank, const size_t *b_shape, const float *b, size_t y_rank,
                               const size_t *y_shape, float *y, const fovea_activation *activation, size_t threads) {
@@ -193,13 +213,7 @@ fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a
         if (chunk_length > inner) chunk_length = inner;
         chunks = (inner + chunk_length - 1) / chunk_length;
     }
-    const size_t total = rows * chunks, parts = (size_t)t;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t part = 0; part < parts; part++) {
-        run_rows(&plan, chunks, chunk_length, share_start(total, parts, part), share_start(total, parts, part + 1),
-                 run, op, kind, &epilogue, a, b, y);
-    }
+    const binary_job job = {&plan, chunks, chunk_length, rows * chunks, (size_t)t, run, op, kind, &epilogue, a, b, y};
+    fovea_parallel_for(t, (size_t)t, binary_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }

@@ -8,10 +8,6 @@
  */
 #include "elementwise.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 static void affine_planes(size_t first, size_t end, size_t channels, size_t plane, const float *x,
                           const float *scale, const float *shift, float *y, const fovea_epilogue *epilogue, int plain) {
     for (size_t p = first; p < end; p++) {
@@ -25,6 +21,20 @@ static void affine_planes(size_t first, size_t end, size_t channels, size_t plan
             for (size_t i = 0; i < plane; i++) yp[i] = fovea_epilogue_apply(epilogue, xp[i] * a + b);
         }
     }
+}
+
+/* One call's planes, shared out by fovea_parallel_for. */
+typedef struct affine_job {
+    size_t channels, plane;
+    const float *x, *scale, *shift;
+    float *y;
+    const fovea_epilogue *epilogue;
+    int plain;
+} affine_job;
+
+static void affine_job_planes(void *context, size_t begin, size_t end) {
+    const affine_job *j = (const affine_job *)context;
+    affine_planes(begin, end, j->channels, j->plane, j->x, j->scale, j->shift, j->y, j->epilogue, j->plain);
 }
 
 fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plane, const float *x, const float *scale,
@@ -44,15 +54,7 @@ fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plan
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const int plain = activation == NULL || activation->kind == FOVEA_ACTIVATION_NONE;
     const int t = fovea_threads_for(threads, (double)count);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(t) if (t > 1)
-    {
-        const size_t id = (size_t)omp_get_thread_num(), n = (size_t)omp_get_num_threads();
-        affine_planes(planes * id / n, planes * (id + 1) / n, channels, plane, x, scale, shift, y, &epilogue, plain);
-    }
-#else
-    (void)t;
-    affine_planes(0, planes, channels, plane, x, scale, shift, y, &epilogue, plain);
-#endif
+    const affine_job job = {channels, plane, x, scale, shift, y, &epilogue, plain};
+    fovea_parallel_for(t, planes, affine_job_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }

@@ -51,6 +51,23 @@ static size_t part_start(size_t count, size_t parts, size_t part) {
     return start < count ? start : count;
 }
 
+/* One call's parts (contiguous element ranges), shared out by fovea_parallel_for. */
+typedef struct activation_job {
+    fovea_activation_fn apply;
+    const fovea_epilogue *epilogue;
+    size_t count, parts;
+    const float *x;
+    float *y;
+} activation_job;
+
+static void activation_parts(void *context, size_t first, size_t last) {
+    const activation_job *j = (const activation_job *)context;
+    for (size_t part = first; part < last; part++) {
+        const size_t begin = part_start(j->count, j->parts, part), end = part_start(j->count, j->parts, part + 1);
+        if (end > begin) j->apply(end - begin, j->x + begin, j->y + begin, j->epilogue);
+    }
+}
+
 fovea_status fovea_activation_f32(const fovea_activation *activation, size_t count, const float *x, float *y,
                                   size_t threads) {
     if (activation != NULL && (unsigned)activation->kind > (unsigned)FOVEA_ACTIVATION_LEAKY_RELU) {
@@ -66,15 +83,24 @@ fovea_status fovea_activation_f32(const fovea_activation *activation, size_t cou
     const fovea_activation_fn apply = activation_variants[fovea_active_isa()];
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const int t = fovea_threads_for(threads, (double)count);
-    const size_t parts = (size_t)t;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t part = 0; part < parts; part++) {
-        const size_t begin = part_start(count, parts, part), end = part_start(count, parts, part + 1);
-        if (end > begin) apply(end - begin, x + begin, y + begin, &epilogue);
-    }
+    const activation_job job = {apply, &epilogue, count, (size_t)t, x, y};
+    fovea_parallel_for(t, (size_t)t, activation_parts, (void *)&job);
     return FOVEA_STATUS_OK;
+}
+
+typedef struct sigmoid_job {
+    fovea_sigmoid_fn apply;
+    size_t count, parts;
+    const float *x;
+    float *y;
+} sigmoid_job;
+
+static void sigmoid_parts(void *context, size_t first, size_t last) {
+    const sigmoid_job *j = (const sigmoid_job *)context;
+    for (size_t part = first; part < last; part++) {
+        const size_t begin = part_start(j->count, j->parts, part), end = part_start(j->count, j->parts, part + 1);
+        if (end > begin) j->apply(end - begin, j->x + begin, j->y + begin);
+    }
 }
 
 fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, size_t threads) {
@@ -83,14 +109,8 @@ fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, size_t th
     if (status != FOVEA_STATUS_OK || !run) return status;
     const fovea_sigmoid_fn apply = sigmoid_variants[fovea_active_isa()];
     const int t = fovea_threads_for(threads, 20.0 * (double)count);
-    const size_t parts = (size_t)t;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t part = 0; part < parts; part++) {
-        const size_t begin = part_start(count, parts, part), end = part_start(count, parts, part + 1);
-        if (end > begin) apply(end - begin, x + begin, y + begin);
-    }
+    const sigmoid_job job = {apply, count, (size_t)t, x, y};
+    fovea_parallel_for(t, (size_t)t, sigmoid_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
@@ -122,6 +142,28 @@ static double unary_cost(fovea_unary_kind kind) {
     }
 }
 
+typedef struct unary_job {
+    fovea_unary_fn apply;
+    const fovea_unary *fn;
+    int lane_power;
+    size_t count, parts;
+    const float *x;
+    float *y;
+} unary_job;
+
+static void unary_parts(void *context, size_t first, size_t last) {
+    const unary_job *j = (const unary_job *)context;
+    for (size_t part = first; part < last; part++) {
+        const size_t begin = part_start(j->count, j->parts, part), end = part_start(j->count, j->parts, part + 1);
+        if (end <= begin) continue;
+        if (j->lane_power) {
+            for (size_t i = begin; i < end; i++) j->y[i] = powf(j->x[i], j->fn->alpha);
+        } else {
+            j->apply(j->fn, end - begin, j->x + begin, j->y + begin);
+        }
+    }
+}
+
 fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const float *x, float *y, size_t threads) {
     if (function == NULL) return FOVEA_STATUS_NULL_POINTER;
     if ((unsigned)function->kind >= (unsigned)FOVEA_UNARY_KIND_COUNT) return FOVEA_STATUS_INVALID_PARAMETER;
@@ -132,19 +174,8 @@ fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const fl
     const int lane_power = fn.kind == FOVEA_UNARY_POWER && !power_is_vectorized(fn.alpha);
     const fovea_unary_fn apply = unary_variants[fovea_active_isa()];
     const int t = fovea_threads_for(threads, unary_cost(fn.kind) * (double)count);
-    const size_t parts = (size_t)t;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t part = 0; part < parts; part++) {
-        const size_t begin = part_start(count, parts, part), end = part_start(count, parts, part + 1);
-        if (end <= begin) continue;
-        if (lane_power) {
-            for (size_t i = begin; i < end; i++) y[i] = powf(x[i], fn.alpha);
-        } else {
-            apply(&fn, end - begin, x + begin, y + begin);
-        }
-    }
+    const unary_job job = {apply, &fn, lane_power, count, (size_t)t, x, y};
+    fovea_parallel_for(t, (size_t)t, unary_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
@@ -159,6 +190,25 @@ static const fovea_layer_norm_fn layer_norm_variants[FOVEA_ISA_COUNT] = {
 #endif
 };
 
+typedef struct layer_norm_job {
+    fovea_layer_norm_fn apply;
+    size_t outer, inner, per;
+    const float *x, *scale, *bias;
+    float epsilon;
+    float *y;
+} layer_norm_job;
+
+static void layer_norm_parts(void *context, size_t first, size_t last) {
+    const layer_norm_job *j = (const layer_norm_job *)context;
+    for (size_t part = first; part < last; part++) {
+        const size_t begin = part * j->per < j->outer ? part * j->per : j->outer;
+        const size_t end = begin + j->per < j->outer ? begin + j->per : j->outer;
+        if (end > begin) {
+            j->apply(end - begin, j->inner, j->x + begin * j->inner, j->scale, j->bias, j->epsilon, j->y + begin * j->inner);
+        }
+    }
+}
+
 fovea_status fovea_layer_norm_f32(size_t outer, size_t inner, const float *x, const float *scale, const float *bias,
                                   float epsilon, float *y, size_t threads) {
     size_t count = 0;
@@ -169,14 +219,8 @@ fovea_status fovea_layer_norm_f32(size_t outer, size_t inner, const float *x, co
     if (scale == NULL) return FOVEA_STATUS_NULL_POINTER;
     const fovea_layer_norm_fn apply = layer_norm_variants[fovea_active_isa()];
     const int t = fovea_threads_for(threads, 4.0 * (double)count);
-    const size_t parts = (size_t)t, per = (outer + parts - 1) / parts;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t part = 0; part < parts; part++) {
-        const size_t begin = part * per < outer ? part * per : outer;
-        const size_t end = begin + per < outer ? begin + per : outer;
-        if (end > begin) apply(end - begin, inner, x + begin * inner, scale, bias, epsilon, y + begin * inner);
-    }
+    const size_t parts = (size_t)t;
+    const layer_norm_job job = {apply, outer, inner, (outer + parts - 1) / parts, x, scale, bias, epsilon, y};
+    fovea_parallel_for(t, parts, layer_norm_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }

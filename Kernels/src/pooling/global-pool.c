@@ -28,6 +28,19 @@ static const fovea_global_pool_plane_fn global_avgpool_variants[FOVEA_ISA_COUNT]
 #endif
 };
 
+/* One call's planes, shared out by fovea_parallel_for. */
+typedef struct global_pool_job {
+    fovea_global_pool_plane_fn pool_plane;
+    size_t spatial_size;
+    const float *x;
+    float *y;
+} global_pool_job;
+
+static void global_pool_planes(void *context, size_t begin, size_t end) {
+    const global_pool_job *j = (const global_pool_job *)context;
+    for (size_t plane = begin; plane < end; plane++) j->y[plane] = j->pool_plane(j->spatial_size, j->x + plane * j->spatial_size);
+}
+
 static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FOVEA_ISA_COUNT], size_t batch,
                                     size_t channels, size_t spatial_size, const float *x, float *y,
                                     size_t threads) {
@@ -42,13 +55,8 @@ static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FO
 
     const fovea_global_pool_plane_fn pool_plane = variants[fovea_active_isa()];
     const int t = fovea_threads_for(threads, (double)inputs); /* this call's count: never a process-wide setting */
-    (void)t; /* unused without OpenMP */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t plane = 0; plane < planes; plane++) {
-        y[plane] = pool_plane(spatial_size, x + plane * spatial_size);
-    }
+    const global_pool_job job = {pool_plane, spatial_size, x, y};
+    fovea_parallel_for(t, planes, global_pool_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 

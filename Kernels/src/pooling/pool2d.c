@@ -68,6 +68,22 @@ static fovea_status check_pool2d(const fovea_pool2d_params *p, const float *x, c
     return FOVEA_STATUS_OK;
 }
 
+/* One call's planes, shared out by fovea_parallel_for. */
+typedef struct pool2d_job {
+    const fovea_pool2d_params *p;
+    fovea_pool2d_plane_fn pool_plane;
+    const float *x;
+    float *y;
+    size_t input_plane, output_plane;
+} pool2d_job;
+
+static void pool2d_planes(void *context, size_t begin, size_t end) {
+    const pool2d_job *j = (const pool2d_job *)context;
+    for (size_t plane = begin; plane < end; plane++) {
+        j->pool_plane(j->p, j->x + plane * j->input_plane, j->y + plane * j->output_plane);
+    }
+}
+
 static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_COUNT], const fovea_pool2d_params *p,
                                const float *x, float *y, size_t threads) {
     size_t output_count = 0;
@@ -80,13 +96,8 @@ static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_CO
     const size_t output_plane = p->output_height * p->output_width;
     const double work = (double)output_count * (double)p->kernel_height * (double)p->kernel_width;
     const int t = fovea_threads_for(threads, work); /* this call's count: never a process-wide setting */
-    (void)t; /* unused without OpenMP */
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-    for (size_t plane = 0; plane < planes; plane++) {
-        pool_plane(p, x + plane * input_plane, y + plane * output_plane);
-    }
+    const pool2d_job job = {p, pool_plane, x, y, input_plane, output_plane};
+    fovea_parallel_for(t, planes, pool2d_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 

@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 static double now_seconds(void) {
     struct timespec t;
@@ -28,19 +25,22 @@ static double now_seconds(void) {
 }
 
 /* One copy of `bytes` from a to b, each thread its contiguous share (64-byte aligned). */
+typedef struct copy_job {
+    const unsigned char *a;
+    unsigned char *b;
+    size_t bytes;
+} copy_job;
+
+static void copy_share(void *context, size_t id, size_t count) {
+    const copy_job *j = (const copy_job *)context;
+    const size_t lines = j->bytes / 64;
+    const size_t first = lines * id / count * 64, end = id + 1 == count ? j->bytes : lines * (id + 1) / count * 64;
+    memcpy(j->b + first, j->a + first, end - first);
+}
+
 static void copy_block(const unsigned char *a, unsigned char *b, size_t bytes, int threads) {
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        const size_t id = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
-        const size_t lines = bytes / 64;
-        const size_t first = lines * id / count * 64, end = id + 1 == count ? bytes : lines * (id + 1) / count * 64;
-        memcpy(b + first, a + first, end - first);
-    }
-#else
-    (void)threads;
-    memcpy(b, a, bytes);
-#endif
+    const copy_job job = {a, b, bytes};
+    fovea_parallel_run(threads, copy_share, (void *)&job);
 }
 
 double fovea_memory_bandwidth_gbps(size_t bytes, size_t threads, double seconds) {

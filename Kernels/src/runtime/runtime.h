@@ -7,6 +7,8 @@
 
 #include <stddef.h>
 
+#include "parallel.h"
+
 /* Variants are compiled only where the compiler can target them. */
 #if defined(__x86_64__) || defined(__i386__)
 #define FOVEA_HAVE_X86_VARIANTS 1

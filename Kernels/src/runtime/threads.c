@@ -1,5 +1,6 @@
 /*
- * Thread counts for OpenMP parallel loops: each kernel call brings its own
+ * Thread counts for parallel kernels (fovea_parallel_run: OpenMP, or the
+ * pthread pool of parallel.c): each kernel call brings its own
  * (fovea_threads_for); there is no process-wide setting.
  */
 #include "fovea_kernels.h"
@@ -7,6 +8,7 @@
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -20,6 +22,7 @@
  * spin keeps the workers awake through a run and frees the core right after.
  * KMP_BLOCKTIME or OMP_WAIT_POLICY in the environment take precedence.
  * (libgomp, which the CMake build may use, spins about 0.3 ms by default.)
+ * The pthread pool (builds without OpenMP) spins as long: parallel.c.
  */
 #define FOVEA_OPENMP_BLOCKTIME_MS 1
 
@@ -50,7 +53,8 @@ int fovea_kernels_num_threads(void) {
 #ifdef _OPENMP
     return omp_get_max_threads();
 #else
-    return 1;
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
 #endif
 }
 
@@ -63,13 +67,7 @@ int fovea_kernels_has_openmp(void) {
 }
 
 int fovea_threads_for(size_t requested, double work) {
-#ifdef _OPENMP
     if (requested <= 1 || work < min_parallel_work) return 1;
     apply_wait_policy();
     return requested > 1024 ? 1024 : (int)requested;
-#else
-    (void)requested;
-    (void)work;
-    return 1;
-#endif
 }

@@ -32,6 +32,31 @@ static const fovea_softmax_columns_fn columns_variants[FOVEA_ISA_COUNT] = {
 
 enum { column_block = 64 };
 
+/* One call's rows or column blocks, shared out by fovea_parallel_for. */
+typedef struct softmax_job {
+    fovea_softmax_row_fn row;
+    fovea_softmax_columns_fn columns;
+    size_t axis, inner, blocks;
+    const float *x;
+    float *y;
+    int log;
+} softmax_job;
+
+static void softmax_rows(void *context, size_t begin, size_t end) {
+    const softmax_job *j = (const softmax_job *)context;
+    for (size_t o = begin; o < end; o++) j->row(j->axis, j->x + o * j->axis, j->y + o * j->axis, j->log);
+}
+
+static void softmax_column_blocks(void *context, size_t begin, size_t end) {
+    const softmax_job *j = (const softmax_job *)context;
+    for (size_t item = begin; item < end; item++) {
+        const size_t o = item / j->blocks, c = item % j->blocks * column_block;
+        const size_t columns = j->inner - c < column_block ? j->inner - c : column_block;
+        const size_t offset = o * j->axis * j->inner + c;
+        j->columns(j->axis, j->inner, columns, j->x + offset, j->y + offset, j->log);
+    }
+}
+
 fovea_status fovea_softmax_f32(size_t outer, size_t axis, size_t inner, const float *x, float *y, int log,
                                size_t threads) {
     if (outer == 0 || axis == 0 || inner == 0) return FOVEA_STATUS_OK;
@@ -47,25 +72,12 @@ fovea_status fovea_softmax_f32(size_t outer, size_t axis, size_t inner, const fl
     }
     const fovea_isa isa = fovea_active_isa();
     const int t = fovea_threads_for(threads, 24.0 * (double)count);
-    (void)t; /* unused without OpenMP */
+    softmax_job job = {row_variants[isa], columns_variants[isa], axis, inner, 0, x, y, log};
     if (inner == 1) {
-        const fovea_softmax_row_fn run = row_variants[isa];
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-        for (size_t o = 0; o < outer; o++) run(axis, x + o * axis, y + o * axis, log);
+        fovea_parallel_for(t, outer, softmax_rows, &job);
     } else {
-        const fovea_softmax_columns_fn run = columns_variants[isa];
-        const size_t blocks = (inner + column_block - 1) / column_block, items = outer * blocks;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(t) if (t > 1)
-#endif
-        for (size_t item = 0; item < items; item++) {
-            const size_t o = item / blocks, j = item % blocks * column_block;
-            const size_t columns = inner - j < column_block ? inner - j : column_block;
-            const size_t offset = o * axis * inner + j;
-            run(axis, inner, columns, x + offset, y + offset, log);
-        }
+        job.blocks = (inner + column_block - 1) / column_block;
+        fovea_parallel_for(t, outer * job.blocks, softmax_column_blocks, &job);
     }
     return FOVEA_STATUS_OK;
 }

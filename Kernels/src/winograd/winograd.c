@@ -9,9 +9,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 /* ---- Packed weights ------------------------------------------------------------------ */
 
@@ -405,6 +402,18 @@ static size_t gcd_size(size_t a, size_t b) {
     return a;
 }
 
+/* One call's units, shared out by fovea_parallel_run (each thread with its workspace slice). */
+typedef struct winograd_job {
+    const run_plan *plan;
+    unsigned char *slices;
+    size_t units;
+} winograd_job;
+
+static void run_share(void *context, size_t id, size_t count) {
+    const winograd_job *j = (const winograd_job *)context;
+    run_units(j->plan, j->slices + id * j->plan->slice, j->units * id / count, j->units * (id + 1) / count);
+}
+
 fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
                                        float *y, size_t y_batch_stride, const float *bias,
                                        const fovea_activation *activation, void *workspace, size_t workspace_bytes,
@@ -482,15 +491,7 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
 
     unsigned char *slices = (unsigned char *)workspace;
     slices += (WORKSPACE_ALIGN - (uintptr_t)slices % WORKSPACE_ALIGN) % WORKSPACE_ALIGN;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(t) if (t > 1)
-    {
-        const size_t id = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
-        run_units(&plan, slices + id * plan.slice, units * id / count, units * (id + 1) / count);
-    }
-#else
-    (void)t;
-    run_units(&plan, slices, 0, units);
-#endif
+    const winograd_job job = {&plan, slices, units};
+    fovea_parallel_run(t, run_share, (void *)&job);
     return FOVEA_STATUS_OK;
 }
