@@ -5,7 +5,7 @@
 # `N passed, M failed`, and exits non-zero if anything failed.
 #
 # Steps to choose (README, "Tests", says what runs where and why):
-#   FOVEA_TEST_SERVER=1   fovea-serve's tests (scripts/serve-test.sh), about 14 minutes more
+#   FOVEA_TEST_SERVER=0   skips fovea-serve's tests (scripts/serve-test.sh --debug)
 #   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (default 60; 0 skips)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,17 +100,33 @@ step() {
 
 # --- What the steps run. -----------------------------------------------------
 
+# Whole-network parity tests that run the reference backend over every photo:
+# about 4.5 minutes of a debug run, seconds in release. They run in the release
+# step instead (same assertions; a release build keeps Swift's overflow and
+# bounds checks, only `assert` is off).
+release_only_tests="ParityAndBenchTests.testSqueezeNetsMatchTheReferenceOnEveryPhotoCropOnEveryBackend"
+release_only_tests+="|ParityAndBenchTests.testParityCommandOnTheCoffeeCrop"
+release_only_tests+="|ArenaModelTests.testRealModelsRunBitIdenticalWithoutReuse"
+release_only_tests+="|KernelsModelTests.testSqueezeNet11BatchOfEightParity"
+release_only_tests+="|KernelsModelTests.testParityOnSqueezeNet10AndCoreMLModels"
+release_only_tests+="|CoreMLSqueezeNetTests.testFP32MatchesExpectedAndONNXOnAllPhotosOnEveryBackend"
+release_only_tests+="|CoreMLSqueezeNetTests.testInt8LookupTableMatchesExpectedOnAllPhotos"
+release_only_tests+="|CoreMLSqueezeNetTests.testFP16MatchesExpectedOnAllPhotos"
+release_only_tests+="|BLASModelTests.testParityOnSqueezeNetsAndCoreMLModels"
+release_only_tests+="|GraphOptimizerModelTests.testSqueezeNetFusesEveryReluIntoItsConv"
+
 # Allocation counts mean something only in an optimized build: the steady-state
 # test runs again in release (it skips itself in debug builds). So do the
 # published architectures (MobileNetV2, ResNet-50: every backend against the
-# reference and onnxruntime), too slow for a debug build; their models are
+# reference and onnxruntime) and the release-only tests above, too slow for a
+# debug build; the architectures' models are
 # written first (scripts/arch-models.sh: numpy, onnx and onnxruntime from PyPI).
 # Without the models ArchModelTests skip themselves: here that is a failure.
 release_tests() {
   scripts/arch-models.sh 2>&1 | tail -3
   local models=$?
   [ -f .build-arch-models/resnet50/ort_output.npy ] || { echo "error: scripts/arch-models.sh wrote no models"; models=1; }
-  swift test -c release --filter "ArenaModelTests.testSteadyStateRunAllocatesOnlyItsOutputs|ArchModelTests"
+  swift test -c release --filter "ArenaModelTests.testSteadyStateRunAllocatesOnlyItsOutputs|ArchModelTests|$release_only_tests"
   local tests=$?
   [ "$models" -eq 0 ] && [ "$tests" -eq 0 ]
 }
@@ -150,7 +166,7 @@ kernel_ctest_sanitized() {
 
 # --- The steps. --------------------------------------------------------------
 
-step "swift test" swift_test_counts swift test
+step "swift test" swift_test_counts swift test --skip "$release_only_tests"
 
 # The library's documentation (DocC catalog + symbols) with warnings as errors,
 # from the debug build `swift test` just made.
@@ -187,12 +203,13 @@ if [ "$fuzz_seconds" != 0 ]; then
   step "fuzzing" ok_fail_counts scripts/fuzz.sh "$fuzz_seconds"
 fi
 
-# fovea-serve (the Server/ package, its own build): Swift tests, then tritonclient,
-# load and the page in headless Chromium against a running server on loopback.
-# Its first build (Hummingbird, gRPC, two BoringSSLs, Fovea again) takes about 10
-# minutes on 2 cores.
-if [ "${FOVEA_TEST_SERVER:-0}" = 1 ]; then
-  step "fovea-serve" summary_line_counts scripts/serve-test.sh
+# fovea-serve (the Server/ package, its own build): Swift tests, then tritonclient
+# over HTTP and gRPC, load, and the page in headless Chromium against a running
+# server on loopback. A debug build: its first build (Hummingbird, gRPC, two
+# BoringSSLs, Fovea again) takes half as long as a release one, which
+# `scripts/serve-test.sh` alone runs. FOVEA_TEST_SERVER=0 skips it.
+if [ "${FOVEA_TEST_SERVER:-1}" != 0 ]; then
+  step "fovea-serve" summary_line_counts scripts/serve-test.sh --debug
 fi
 
 echo

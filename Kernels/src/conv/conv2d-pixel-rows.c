@@ -13,10 +13,6 @@
  */
 #include "conv.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 enum { PIXELS = 8, CHANNELS = 32 };
 
 /*
@@ -105,6 +101,27 @@ static void compute_tiles(const fovea_conv_header *h, const float *panels, const
                                      panels + ip * CHANNELS * k, c, plane, bias + ip * CHANNELS, add, epilogue);
     }
 }
+/* One layer's run, shared by the threads of its two parallel loops. */
+typedef struct {
+    const fovea_conv_header *h;
+    const float *panels, *bias, *x;
+    float *y;
+    size_t y_batch_stride;
+    const fovea_epilogue *epilogue;
+    int add;
+    float *workspace;
+} pixel_rows_run;
+
+static void pack_range(void *context, size_t begin, size_t end) {
+    const pixel_rows_run *r = context;
+    pack_groups(r->h, r->x, begin, end, r->workspace);
+}
+
+static void compute_range(void *context, size_t begin, size_t end) {
+    const pixel_rows_run *r = context;
+    compute_tiles(r->h, r->panels, r->bias, r->x, r->y, r->y_batch_stride, r->epilogue, r->add, r->workspace, begin,
+                  end);
+}
 #endif
 
 void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
@@ -115,23 +132,10 @@ void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels
     const size_t weight_panels = (h->group_outputs + CHANNELS - 1) / CHANNELS;
     const size_t all_groups = p->batch * pixel_groups(p);
     const size_t tiles = weight_panels * all_groups;
-    const int pointwise = fovea_conv_is_pointwise(p);
-#ifdef _OPENMP
-#pragma omp parallel num_threads(threads) if (threads > 1)
-    {
-        const size_t tid = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
-        if (!pointwise) {
-            pack_groups(h, x, all_groups * tid / count, all_groups * (tid + 1) / count, workspace);
-#pragma omp barrier
-        }
-        compute_tiles(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, tiles * tid / count,
-                      tiles * (tid + 1) / count);
-    }
-#else
-    (void)threads;
-    if (!pointwise) pack_groups(h, x, 0, all_groups, workspace);
-    compute_tiles(h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace, 0, tiles);
-#endif
+    pixel_rows_run run = {h, panels, bias, x, y, y_batch_stride, epilogue, add, workspace};
+    /* Every pixel group is packed before any tile reads it: the first loop's join is the barrier. */
+    if (!fovea_conv_is_pointwise(p)) fovea_parallel_for(threads, all_groups, pack_range, &run);
+    fovea_parallel_for(threads, tiles, compute_range, &run);
 #else
     (void)h, (void)panels, (void)bias, (void)x, (void)y, (void)y_batch_stride, (void)epilogue, (void)add;
     (void)workspace, (void)threads;

@@ -1,14 +1,11 @@
 /*
  * The exported direct small-channel convolution: check the parameters, pick
  * the variant for the ISA, run it over the output rows (and blocks of output
- * channels when rows are few) in parallel with OpenMP.
+ * channels when rows are few) in parallel (fovea_parallel_run).
  */
 #include "direct-conv-smallc.h"
 
 #include <stdint.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 #if FOVEA_HAVE_X86_VARIANTS
 static const fovea_conv_smallc_fn variants[FOVEA_ISA_COUNT] = {
@@ -32,6 +29,35 @@ int fovea_conv2d_smallc_supports(const fovea_conv2d_params *p) {
 size_t fovea_conv2d_smallc_workspace_size(const fovea_conv2d_params *p, size_t threads) {
     if (!fovea_conv2d_smallc_supports(p)) return 0;
     return fovea_smallc_scratch_floats(p) * (threads > 1 ? threads : 1) * sizeof(float);
+}
+
+/* One call's work, shared by its threads: items are (output row, channel block) pairs. */
+typedef struct {
+    const fovea_conv2d_params *p;
+    fovea_conv_smallc_fn run;
+    const float *x, *weights, *bias;
+    float *y;
+    size_t y_batch_stride;
+    const fovea_epilogue *epilogue;
+    float *scratch;
+    size_t scratch_floats, items, blocks, block_size, in_image;
+} smallc_run;
+
+/* A contiguous range of items per thread, each thread with its own scratch rows. */
+static void run_rows(void *context, size_t tid, size_t count) {
+    const smallc_run *r = context;
+    const fovea_conv2d_params *p = r->p;
+    for (size_t item = r->items * tid / count; item < r->items * (tid + 1) / count; item++) {
+        const size_t row = item / r->blocks, block = item % r->blocks;
+        const size_t n = row / p->output_height, oh = row % p->output_height;
+        const size_t m_begin = block * r->block_size < p->output_channels ? block * r->block_size : p->output_channels;
+        const size_t m_end =
+            m_begin + r->block_size < p->output_channels ? m_begin + r->block_size : p->output_channels;
+        if (m_begin < m_end) {
+            r->run(p, r->x + n * r->in_image, r->weights, r->bias, r->y + n * r->y_batch_stride, oh, m_begin, m_end,
+                   r->epilogue, r->scratch + tid * r->scratch_floats);
+        }
+    }
 }
 
 fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *weights, const float *bias,
@@ -73,29 +99,9 @@ fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *
     /* blocks of whole 8-channel groups, so every block but the last runs full tiles */
     const size_t block_size = (block_channels + 7) / 8 * 8;
     const size_t scratch_floats = fovea_smallc_scratch_floats(p);
-    float *scratch = workspace;
-    (void)t; /* unused without OpenMP */
-#ifdef _OPENMP
-#pragma omp parallel num_threads(t) if (t > 1)
-#endif
-    {
-#ifdef _OPENMP
-        const size_t tid = (size_t)omp_get_thread_num(), count = (size_t)omp_get_num_threads();
-#else
-        const size_t tid = 0, count = 1;
-#endif
-        /* a contiguous range of rows per thread */
-        for (size_t item = items * tid / count; item < items * (tid + 1) / count; item++) {
-            const size_t row = item / blocks, block = item % blocks;
-            const size_t n = row / p->output_height, oh = row % p->output_height;
-            const size_t m_begin = block * block_size < p->output_channels ? block * block_size : p->output_channels;
-            const size_t m_end = m_begin + block_size < p->output_channels ? m_begin + block_size : p->output_channels;
-            if (m_begin < m_end) {
-                run(p, x + n * in_image, weights, bias, y + n * y_batch_stride, oh, m_begin, m_end, &epilogue,
-                    scratch + tid * scratch_floats);
-            }
-        }
-    }
+    smallc_run r = {p, run, x, weights, bias, y, y_batch_stride, &epilogue, workspace, scratch_floats,
+                    items, blocks, block_size, in_image};
+    fovea_parallel_run(t, run_rows, &r);
     return FOVEA_STATUS_OK;
 }
 
