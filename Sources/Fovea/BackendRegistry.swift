@@ -20,9 +20,9 @@ public struct BackendRegistry: Sendable {
         self.backends = others + [ReferenceBackend()]
     }
 
-    /// Fovea's built-in backends, fastest first: `kernels` (C/OpenMP: 0.86× and
-    /// 0.91× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads on Zen 4,
-    /// against 1.31× and 1.29× for `simd`), then `simd` for what the kernels
+    /// Fovea's built-in backends, fastest first: `kernels` (C, per-ISA kernels:
+    /// 0.84× and 0.86× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads
+    /// on Zen 4, against 1.31× and 1.29× for `simd`), then `simd` for what the kernels
     /// do not run, then `blas`, which runs only Conv, Gemm and MatMul (force it
     /// with `blas,simd`).
     public static let standard = BackendRegistry.standard(winograd: .measured)
