@@ -90,7 +90,7 @@ static void check_transposed_microkernel(test_rng *rng) {
         memcpy(before, c.data, c_count * sizeof(float));
         const fovea_epilogue epilogue = fovea_epilogue_of(activation);
         fovea_f32_gemm_t8x32__avx512(mr, nr, kc, a, lda, b, c.data, ldc, use_bias ? bias : NULL, accumulate,
-                                     use_epilogue ? &epilogue : NULL);
+                                     use_epilogue ? &epilogue : NULL, b, (size_t)rng_int(rng, 0, 4));
         double worst = 0;
         int outside_changed = 0;
         for (size_t i = 0; i < c_count; i++) {

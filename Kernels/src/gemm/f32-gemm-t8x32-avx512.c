@@ -55,12 +55,13 @@ static inline FOVEA_TARGET_AVX512 void store_channels(const __m256 rows[8], size
 /* The tile for a constant MR (the compiler drops the rows past it): named accumulators stay in registers. */
 static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
     const size_t MR, size_t nr, size_t kc, const float *a, size_t lda, const float *b, float *c, size_t ldc,
-    const float *bias, int accumulate, const fovea_epilogue *epilogue) {
+    const float *bias, int accumulate, const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
     __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
     __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
     __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(), c71 = _mm512_setzero_ps();
     for (size_t k = 0; k < kc; k++) {
+        if (k < prefetch_lines) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T1);
         const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
         __m512 av;
 #define FOVEA_ROW(r)                                  \
@@ -89,16 +90,17 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
 
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_t8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, size_t lda,
                                                      const float *b, float *c, size_t ldc, const float *bias,
-                                                     int accumulate, const fovea_epilogue *epilogue) {
+                                                     int accumulate, const fovea_epilogue *epilogue,
+                                                     const float *prefetch, size_t prefetch_lines) {
     switch (mr) {
-    case 8: tile(8, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 7: tile(7, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 6: tile(6, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 5: tile(5, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 4: tile(4, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 3: tile(3, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 2: tile(2, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
-    case 1: tile(1, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue); break;
+    case 8: tile(8, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 7: tile(7, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 6: tile(6, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 5: tile(5, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 4: tile(4, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 3: tile(3, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 2: tile(2, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
+    case 1: tile(1, nr, kc, a, lda, b, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines); break;
     default: break;
     }
 }

@@ -119,11 +119,14 @@ void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, size_t kc, const floa
  * The transposed tile (pixels as rows, output channels as lanes): mr ≤ 8
  * pixels × nr ≤ 32 channels. Pixel r of reduction index k at a[k·lda + r];
  * b is a row panel of 32 packed by fovea_gemm_pack_a; channel j of pixel r
- * stored at c[j·ldc + r]; bias per channel.
+ * stored at c[j·ldc + r]; bias per channel. While it runs, it prefetches
+ * `prefetch_lines` cache lines from `prefetch` (one per k, into L2): the
+ * caller's next weight panel, so that panel's first tile does not wait on
+ * memory (none: NULL, 0).
  */
 void fovea_f32_gemm_t8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, size_t lda, const float *b,
                                   float *c, size_t ldc, const float *bias, int accumulate,
-                                  const fovea_epilogue *epilogue);
+                                  const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines);
 #endif
 #undef FOVEA_DECLARE_GEMM
 
