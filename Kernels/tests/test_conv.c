@@ -186,13 +186,15 @@ static void check_batched_small_planes(const char *isa, test_rng *rng) {
 /*
  * The shapes that run with pixels as rows on AVX-512 (small planes, K ≥ 128,
  * channels filling 32-lane panels): every plane of 1-80 pixels, 7×7, 13×13
- * and 14×14, 1×1 in place and im2col (3×3, strided 1×1), batches, ragged
+ * and 14×14, 1×1 in place and im2col (3×3 stride 1 and 2, dilated 3×3,
+ * strided 1×1; output rows wider than a pixel group pack channel by
+ * channel, narrower ones group by group), batches, ragged
  * channel counts (the last panel part full). On AVX-512 the packed weights
  * must name that kernel, so the path cannot silently go untested.
  */
 static void check_pixel_rows(const char *isa, test_rng *rng) {
-    static const size_t planes[][2] = {{7, 7}, {13, 13}, {14, 14}, {1, 1}, {2, 3}, {9, 9}, {8, 10}, {5, 16}};
-    for (int trial = 0; trial < 120; trial++) {
+    static const size_t planes[][2] = {{7, 7}, {13, 13}, {14, 14}, {1, 1}, {2, 3}, {9, 9}, {8, 10}, {5, 16}, {28, 28}};
+    for (int trial = 0; trial < 160; trial++) {
         fovea_conv2d_params p;
         memset(&p, 0, sizeof p);
         p.groups = 1;
@@ -203,18 +205,22 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
             p.input_height = trial % 2 == 0 ? 1 : (size_t)rng_int(rng, 1, 4);
             p.input_width = (pixels + p.input_height - 1) / p.input_height;
         } else {
-            const size_t *plane = planes[trial % 8];
+            const size_t *plane = planes[trial % 9];
             p.input_height = plane[0], p.input_width = plane[1];
         }
-        const int kind = rng_int(rng, 0, 2); /* 0: 1×1 in place, 1: 3×3 pad 1, 2: 1×1 stride 2 */
-        p.kernel_height = p.kernel_width = kind == 1 ? 3 : 1;
-        p.stride_height = p.stride_width = kind == 2 ? 2 : 1;
-        p.pad_top = p.pad_left = kind == 1 ? 1 : 0;
-        p.dilation_height = p.dilation_width = 1;
-        p.channels = (size_t)rng_int(rng, kind == 1 ? 15 : 128, kind == 1 ? 60 : 700);
+        /* 0: 1×1 in place, 1: 3×3 pad 1, 2: 1×1 stride 2, 3: 3×3 stride 2 pad 1, 4: 3×3 dilation 2 pad 2 */
+        const int kind = rng_int(rng, 0, 4);
+        const int three = kind == 1 || kind == 3 || kind == 4;
+        p.kernel_height = p.kernel_width = three ? 3 : 1;
+        p.stride_height = p.stride_width = kind == 2 || kind == 3 ? 2 : 1;
+        p.pad_top = p.pad_left = kind == 4 ? 2 : three ? 1 : 0;
+        p.dilation_height = p.dilation_width = kind == 4 ? 2 : 1;
+        p.channels = (size_t)rng_int(rng, three ? 15 : 128, three ? 60 : 700);
         p.output_channels = rng_int(rng, 0, 1) ? 32 * (size_t)rng_int(rng, 1, 5) : (size_t)rng_int(rng, 290, 320);
-        p.output_height = output_extent(p.input_height, p.kernel_height, p.stride_height, 1, p.pad_top, p.pad_top);
-        p.output_width = output_extent(p.input_width, p.kernel_width, p.stride_width, 1, p.pad_left, p.pad_left);
+        p.output_height =
+            output_extent(p.input_height, p.kernel_height, p.stride_height, p.dilation_height, p.pad_top, p.pad_top);
+        p.output_width =
+            output_extent(p.input_width, p.kernel_width, p.stride_width, p.dilation_width, p.pad_left, p.pad_left);
         if (strcmp(isa, "avx512") == 0 && p.batch * p.output_height * p.output_width <= 256) {
             const size_t bytes = fovea_conv2d_packed_size(&p);
             void *packed = calloc(1, bytes);
