@@ -252,6 +252,8 @@ fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spat
 #include "fovea_depthwise.h"
 #include "fovea_conv_smallc.h"
 #include "fovea_conv_maxpool.h"
+#include "fovea_matmul.h"
+#include "fovea_transpose.h"
 #include "fovea_elementwise.h"
 #include "fovea_unary.h"
 #include "fovea_peak.h"

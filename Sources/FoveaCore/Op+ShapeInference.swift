@@ -465,7 +465,7 @@ extension Op {
     }
 
     /// Pad's per-axis begin and end amounts over all axes of a rank-`rank` tensor.
-    static func resolvedPads(_ pads: [Int], axes: [Int]?, rank: Int) throws -> (begin: [Int], end: [Int]) {
+    public static func resolvedPads(_ pads: [Int], axes: [Int]?, rank: Int) throws -> (begin: [Int], end: [Int]) {
         let axisList: [Int] = try axes.map { list in
             _ = try distinctAxes(list, rank: rank)
             return try list.map { try normalizedAxis($0, rank: rank) }

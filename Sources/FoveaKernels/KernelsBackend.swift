@@ -50,6 +50,9 @@ public struct KernelsBackend: Backend {
         case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
         case .concat: return KernelsConcat.self
+        case .transpose: return KernelsTranspose.self
+        case .pad: return KernelsPad.self
+        case .slice, .gather: return KernelsIndexedCopy.self
         case .batchNormalization: return KernelsNormalization.self
         case .add, .sub, .mul, .div, .maximum, .minimum, .pow, .relu, .clip, .leakyRelu, .sigmoid, .softmax, .logSoftmax,
              .hardSigmoid, .hardSwish, .unary: return KernelsElementwise.self
