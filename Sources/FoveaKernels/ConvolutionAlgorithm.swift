@@ -74,8 +74,8 @@ extension ConvolutionShape {
         case .off: return .gemm
         case .forced(let algorithm): return algorithm.isWinograd ? algorithm : .gemm
         case .measured:
-            return ConvolutionAlgorithmTable.fastest(channels: params.channels, outputChannels: params.output_channels,
-                                                     height: params.output_height, width: params.output_width)
+            return accurateEnough(ConvolutionAlgorithmTable.fastest(channels: params.channels, outputChannels: params.output_channels,
+                                                                    height: params.output_height, width: params.output_width))
         }
     }
 }
