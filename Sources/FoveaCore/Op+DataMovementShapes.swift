@@ -126,7 +126,7 @@ extension Op {
 
     /// Slice's input indices on every axis of `shape` (ONNX semantics: negative
     /// starts and ends count from the end; both are clamped; a negative step walks backwards).
-    static func sliceRanges(_ shape: [Int], starts: [Int], ends: [Int], axes: [Int]?, steps: [Int]?) throws -> [[Int]] {
+    public static func sliceRanges(_ shape: [Int], starts: [Int], ends: [Int], axes: [Int]?, steps: [Int]?) throws -> [[Int]] {
         let axisList = axes ?? Array(0..<starts.count)
         let stepList = steps ?? [Int](repeating: 1, count: starts.count)
         guard ends.count == starts.count, axisList.count == starts.count, stepList.count == starts.count else {

@@ -47,9 +47,10 @@ public struct KernelsBackend: Backend {
         switch op {
         case .conv: return KernelsConvolution.self
         case .gemm, .matMul: return KernelsMatrix.self
-        case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
+        case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool, .reduce: return KernelsPooling.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
         case .concat: return KernelsConcat.self
+        case .slice: return KernelsSlice.self
         case .batchNormalization: return KernelsNormalization.self
         case .add, .sub, .mul, .div, .maximum, .minimum, .pow, .relu, .clip, .leakyRelu, .sigmoid, .softmax, .logSoftmax,
              .hardSigmoid, .hardSwish, .unary: return KernelsElementwise.self
