@@ -33,7 +33,9 @@ public enum ConvolutionAlgorithm: String, Sendable, CaseIterable, CustomStringCo
 
 /// Which Winograd variant 3×3 stride-1 convolutions use.
 public enum WinogradPolicy: Sendable, Equatable, CustomStringConvertible {
-    /// The fastest per shape, from ``ConvolutionAlgorithmTable`` (measured).
+    /// The fastest per shape, from ``ConvolutionAlgorithmTable`` (measured),
+    /// with F4 and F6 kept off output planes above 64×64 for accuracy
+    /// (`ConvolutionShape.largestPlaneForLargeWinogradTiles`).
     case measured
     /// Never: every convolution runs on the GEMM (im2col).
     case off
@@ -74,8 +76,8 @@ extension ConvolutionShape {
         case .off: return .gemm
         case .forced(let algorithm): return algorithm.isWinograd ? algorithm : .gemm
         case .measured:
-            return ConvolutionAlgorithmTable.fastest(channels: params.channels, outputChannels: params.output_channels,
-                                                     height: params.output_height, width: params.output_width)
+            return accurateEnough(ConvolutionAlgorithmTable.fastest(channels: params.channels, outputChannels: params.output_channels,
+                                                                    height: params.output_height, width: params.output_width))
         }
     }
 }

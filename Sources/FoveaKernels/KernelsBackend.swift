@@ -47,7 +47,7 @@ public struct KernelsBackend: Backend {
         switch op {
         case .conv: return KernelsConvolution.self
         case .gemm, .matMul: return KernelsMatrix.self
-        case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool: return KernelsPooling.self
+        case .maxPool, .averagePool, .globalAveragePool, .globalMaxPool, .reduce: return KernelsPooling.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return KernelsReshape.self
         case .concat: return KernelsConcat.self
         case .transpose: return KernelsTranspose.self

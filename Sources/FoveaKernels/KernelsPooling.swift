@@ -49,9 +49,33 @@ enum KernelsPooling: KernelsOperatorFamily {
             if case .globalMaxPool = node.op { isMax = true }
             return GlobalPoolingStep(batch: x.shape[0], channels: x.shape[1],
                                      spatialSize: x.shape.dropFirst(2).reduce(1, *), isMax: isMax)
+        case .reduce(let attributes):
+            return try trailingReduction(x.shape, attributes, output: node.outputTypes[0].shape)
         default:
             throw FoveaError(.unsupported, "\(node.op.typeName) is not a pooling")
         }
+    }
+
+    /// ReduceMean over the last axes (ShuffleNet's and MNASNet's `mean([2, 3])`,
+    /// a global pooling written as a reduction) is a global average pooling of
+    /// the leading axes' rows: one "channel" per output element, with the reduced
+    /// axes as its contiguous plane. Other axes and reductions stay on the reference.
+    static func trailingReduction(_ shape: [Int], _ attributes: ReduceAttributes, output: [Int]) throws -> GlobalPoolingStep {
+        let rank = shape.count
+        guard attributes.reduction == .mean, let axes = attributes.axes, !axes.isEmpty,
+              rank >= 1, shape.allSatisfy({ $0 >= 1 }) else {
+            throw FoveaError(.unsupported, "the kernels run ReduceMean over given trailing axes only")
+        }
+        let normalized = Set(axes.map { $0 < 0 ? $0 + rank : $0 })
+        guard normalized.count == axes.count, normalized.allSatisfy({ (0..<rank).contains($0) }),
+              normalized == Set((rank - axes.count)..<rank) else {
+            throw FoveaError(.unsupported, "the kernels reduce the last axes only (axes \(axes) of rank \(rank))")
+        }
+        let rows = shape.dropLast(axes.count).reduce(1, *), plane = shape.suffix(axes.count).reduce(1, *)
+        guard output.elementCount == rows else {
+            throw FoveaError(.shapeMismatch, "Reduce output \(output) does not match input \(shape) over axes \(axes)")
+        }
+        return GlobalPoolingStep(batch: 1, channels: rows, spatialSize: plane, isMax: false)
     }
 
     struct WindowPoolingStep: PreparedStep {

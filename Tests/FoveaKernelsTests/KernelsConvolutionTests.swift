@@ -274,6 +274,40 @@ final class KernelsConvolutionTests: XCTestCase {
         }
     }
 
+    /// The measured policy keeps F4 and F6 off planes above 64×64 (a
+    /// classifier's stem, whose error every later layer amplifies: on
+    /// Inception-v3 they moved the logits 2.8e-4 from onnxruntime, the bar
+    /// being 1e-4), where the table picks them, and leaves them elsewhere.
+    func testLargePlanesTakeTheAccurateWinogradTile() throws {
+        var rng = ConvRandom(seed: 5)
+        func algorithm(_ channels: Int, _ outputs: Int, size: Int) throws -> String {
+            let c = ConvCase(input: try Tensor(shape: [1, channels, size, size], floats: rng.floats(channels * size * size)),
+                             weights: try Tensor(shape: [outputs, channels, 3, 3], floats: rng.floats(outputs * channels * 9)),
+                             bias: nil, attributes: ConvAttributes(kernelShape: [3, 3], strides: [1, 1], dilations: [1, 1],
+                                                                   pads: [1, 1, 1, 1], group: 1))
+            return try KernelsBackend(winograd: .measured).prepare(c.context()).algorithm
+        }
+        // Inception-v3's stem shapes: the table picks F4 or F6 for them, the policy F2.
+        for (channels, outputs, size) in [(32, 32, 147), (32, 64, 147), (80, 192, 71)] {
+            let table = ConvolutionAlgorithmTable.fastest(channels: channels, outputChannels: outputs, height: size, width: size)
+            XCTAssertTrue(table == .winogradF4 || table == .winogradF6, "the table picks \(table) for \(channels)->\(outputs) @\(size)")
+            let chosen = try algorithm(channels, outputs, size: size)
+            XCTAssertTrue(chosen.hasPrefix("winograd_f2x2"), "\(channels)->\(outputs) @\(size) runs \(chosen)")
+        }
+        // At 64×64 and below the table's choice stands (ResNet-50's 56×56 64->64 among them).
+        for (channels, outputs, size) in [(64, 64, 56), (32, 64, 64), (128, 128, 28)] {
+            let table = ConvolutionAlgorithmTable.fastest(channels: channels, outputChannels: outputs, height: size, width: size)
+            let chosen = try algorithm(channels, outputs, size: size)
+            XCTAssertTrue(chosen.hasPrefix(table.winogradTile.map { "winograd_f\($0)x\($0)" } ?? "im2col+gemm 3x3"),
+                          "\(channels)->\(outputs) @\(size): table says \(table), step runs \(chosen)")
+        }
+        // Forced variants are not capped: --winograd f6 still means F6.
+        let c = ConvCase(input: try Tensor(shape: [1, 8, 70, 70], floats: rng.floats(8 * 70 * 70)),
+                         weights: try Tensor(shape: [8, 8, 3, 3], floats: rng.floats(8 * 8 * 9)), bias: nil,
+                         attributes: ConvAttributes(kernelShape: [3, 3], strides: [1, 1], dilations: [1, 1], pads: [1, 1, 1, 1], group: 1))
+        XCTAssertTrue(try KernelsBackend(winograd: .forced(.winogradF6)).prepare(c.context()).algorithm.hasPrefix("winograd_f6x6"))
+    }
+
     /// Each algorithm gives the same bits on 1 and 2 threads (the C kernels
     /// split output tiles, column blocks, channel panels or row bands among
     /// threads, but every output is summed in the same order), on shapes

@@ -69,6 +69,45 @@ final class KernelsPoolingTests: XCTestCase {
         XCTAssertEqual(global, "global avgpool \(KernelsBackend.isa)")
     }
 
+    /// ReduceMean over the last axes (ShuffleNet's `mean([2, 3])`) runs as a
+    /// global average pool of the leading axes' rows; other axes and reductions
+    /// stay on the reference.
+    func testReduceMeanOverTrailingAxes() throws {
+        var g = SeededGenerator(seed: 606)
+        let x = LayerCheck.randomTensor([2, 24, 7, 5], using: &g)
+        for (axes, keepDims) in [([2, 3], false), ([-1, -2], true), ([3], true), ([1, 2, 3], false), ([0, 1, 2, 3], true)] {
+            let op = Op.reduce(ReduceAttributes(.mean, axes: axes, keepDims: keepDims))
+            let algorithm = try KernelsTestSupport.check(op, [x], tolerance: Self.globalAverageTolerance, threads: 2,
+                                                         "ReduceMean axes \(axes) keepdims \(keepDims)")
+            XCTAssertEqual(algorithm, "global avgpool \(KernelsBackend.isa)")
+        }
+        let type = [TensorType(.float32, [2, 24, 7, 5])]
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.mean, axes: [1])), type), "not trailing")
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.mean, axes: [1, 3])), type), "not contiguous")
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.mean, axes: [3, -1])), type), "repeated axis")
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.mean, axes: [])), type), "noop_with_empty_axes")
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.mean, axes: nil)), type), "every axis (nil)")
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.sum, axes: [2, 3])), type), "ReduceSum")
+        XCTAssertFalse(KernelsTestSupport.supports(.reduce(ReduceAttributes(.max, axes: [2, 3])), type), "ReduceMax")
+    }
+
+    /// Slice (ShuffleNet's channel split and others, unit and other steps)
+    /// runs as the kernels' indexed copy, exactly as the reference.
+    func testSlicesOfChannelSplitsMatchTheReference() throws {
+        var g = SeededGenerator(seed: 707)
+        let x = LayerCheck.randomTensorWithSpecials([3, 10, 6, 5], using: &g)
+        let cases: [([Int], [Int], [Int]?, [Int]?)] = [
+            ([0], [5], [1], nil), ([5], [10], [1], nil), ([1, 2], [3, -1], [0, 2], nil), ([-3], [100], [3], nil),
+            ([0, 0, 0, 0], [3, 10, 6, 5], nil, nil), ([1, 1, 1], [2, 9, 5], [0, 1, 2], nil), ([2], [2], [1], nil),
+            ([0], [10], [1], [2]), ([9], [0], [1], [-1]),
+        ]
+        for (starts, ends, axes, steps) in cases {
+            let op = Op.slice(starts: starts, ends: ends, axes: axes, steps: steps)
+            let algorithm = try KernelsTestSupport.check(op, [x], tolerance: .exact, "Slice \(starts) \(ends) \(axes ?? []) \(steps ?? [])")
+            XCTAssertEqual(algorithm, "indexed copy")
+        }
+    }
+
     /// The planes are shared out among threads; each plane is computed the same way.
     func testOneAndTwoThreadsGiveIdenticalResults() throws {
         var g = SeededGenerator(seed: 505)

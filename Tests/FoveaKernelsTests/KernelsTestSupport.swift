@@ -63,8 +63,10 @@ enum KernelsTestSupport {
         case .forced(let variant): return variant
         case .measured:
             let output = try geometry(c).outputSize
-            return ConvolutionAlgorithmTable.fastest(channels: c.input.shape[1], outputChannels: c.weights.shape[0],
-                                                     height: output[0], width: output[1])
+            let fastest = ConvolutionAlgorithmTable.fastest(channels: c.input.shape[1], outputChannels: c.weights.shape[0],
+                                                            height: output[0], width: output[1])
+            // Planes above 64×64 take F2 at most (ConvolutionShape.largestPlaneForLargeWinogradTiles).
+            return output[0] * output[1] > 64 * 64 && (fastest == .winogradF4 || fastest == .winogradF6) ? .winogradF2 : fastest
         }
     }
 
