@@ -25,17 +25,6 @@ enum { K_BLOCK = 512 };
 /* The rolling buffer's budget: with the packed columns it stays in a 1 MB L2. */
 static const size_t buffer_budget_floats = 64 * 1024;
 
-static const fovea_pool2d_plane_fn maxpool_variants[FOVEA_ISA_COUNT] = {
-    fovea_maxpool2d_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_maxpool2d_f32__avx2,
-    fovea_maxpool2d_f32__avx512,
-#else
-    fovea_maxpool2d_f32__scalar,
-    fovea_maxpool2d_f32__scalar,
-#endif
-};
-
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 static size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
@@ -237,7 +226,7 @@ fovea_status fovea_conv2d_maxpool_f32(const fovea_conv2d_params *conv, const voi
     r.p = conv;
     r.q = pool;
     r.config = fovea_gemm_config_for((fovea_isa)h->isa);
-    r.pool_plane = maxpool_variants[fovea_active_isa()];
+    r.pool_plane = fovea_maxpool2d_plane_for_active_isa();
     r.panels = (const float *)((const char *)packed + FOVEA_CONV_HEADER_BYTES);
     r.bias = bias != NULL ? bias : r.panels + h->group_floats;
     r.x = x;

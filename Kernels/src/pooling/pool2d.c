@@ -17,6 +17,8 @@ static const fovea_pool2d_plane_fn maxpool2d_variants[FOVEA_ISA_COUNT] = {
 #endif
 };
 
+fovea_pool2d_plane_fn fovea_maxpool2d_plane_for_active_isa(void) { return maxpool2d_variants[fovea_active_isa()]; }
+
 static const fovea_pool2d_plane_fn avgpool2d_variants[FOVEA_ISA_COUNT] = {
     fovea_avgpool2d_f32__scalar,
 #if FOVEA_HAVE_X86_VARIANTS

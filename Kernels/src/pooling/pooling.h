@@ -33,6 +33,9 @@
 /* 2-D pooling of one plane: x is input_height×input_width, y output_height×output_width. */
 typedef void (*fovea_pool2d_plane_fn)(const fovea_pool2d_params *p, const float *x, float *y);
 
+/* The max-pooling plane kernel of the active ISA (the fused conv + pool uses it too). */
+fovea_pool2d_plane_fn fovea_maxpool2d_plane_for_active_isa(void);
+
 /* Global pooling of one plane of `count` >= 1 elements. */
 typedef float (*fovea_global_pool_plane_fn)(size_t count, const float *x);
 
