@@ -13,6 +13,16 @@ extension Op {
     ///   `.unsupported` or `.invalidModel`) saying what was expected and found.
     ///   The caller adds the node's location.
     public func outputTypes(inputs: [TensorType?], outputCount: Int) throws -> [TensorType] {
+        let types = try uncheckedOutputTypes(inputs: inputs, outputCount: outputCount)
+        // Every later step (Flatten, planning, the arena) multiplies a shape out;
+        // a file whose sizes overflow that product is refused here, once.
+        for type in types where checkedProduct(type.shape) == nil {
+            throw FoveaError(.shapeMismatch, "gives an output of \(type.shape.shapeDescription), whose element count overflows")
+        }
+        return types
+    }
+
+    private func uncheckedOutputTypes(inputs: [TensorType?], outputCount: Int) throws -> [TensorType] {
         guard outputCount >= 1, outputCount <= maximumOutputCount else {
             throw FoveaError(.invalidModel, "has \(outputCount) outputs; \(typeName) produces \(maximumOutputCount == 1 ? "1" : "1 or \(maximumOutputCount)")")
         }
@@ -486,7 +496,7 @@ extension Op {
 
     private static func paddedShape(_ x: TensorType, pads: [Int], value: Float, axes: [Int]?) throws -> [Int] {
         let (begin, end) = try resolvedPads(pads, axes: axes, rank: x.shape.count)
-        let shape = x.shape.indices.map { x.shape[$0] + begin[$0] + end[$0] }
+        let shape = try paddedDimensions(x.shape, begin: begin, end: end, pads: pads)
         guard shape.allSatisfy({ $0 >= 0 }) else {
             throw FoveaError(.shapeMismatch, "pads \(pads) crop \(x.shape.shapeDescription) below zero size")
         }
@@ -520,7 +530,22 @@ extension Op {
                 throw FoveaError(.invalidAttribute, "\(mode.rawValue) padding of axis \(axis) by \(pads[axis])/\(pads[axis + shape.count]) does not fit its size \(shape[axis]) (at most \(mode == .reflect ? "size - 1" : "any amount of a non-empty axis"))")
             }
         }
-        return shape.indices.map { shape[$0] + pads[$0] + pads[$0 + shape.count] }
+        return try paddedDimensions(shape, begin: Array(pads[..<shape.count]), end: Array(pads[shape.count...]), pads: pads)
+    }
+
+    /// `shape` grown by `begin` and `end` per axis. The pads come from the file,
+    /// so the sums are checked for overflow and the result is bounded like any
+    /// other output whose size the file chooses (``boundedShape(_:_:)``).
+    private static func paddedDimensions(_ shape: [Int], begin: [Int], end: [Int], pads: [Int]) throws -> [Int] {
+        let dims = try shape.indices.map { axis in
+            let (grown, overflow1) = shape[axis].addingReportingOverflow(begin[axis])
+            let (sum, overflow2) = grown.addingReportingOverflow(end[axis])
+            guard !overflow1, !overflow2 else {
+                throw FoveaError(.invalidAttribute, "pads \(pads) overflow axis \(axis) of \(shape.shapeDescription)")
+            }
+            return sum
+        }
+        return dims.allSatisfy({ $0 >= 0 }) ? try boundedShape(dims, "pads \(pads)") : dims
     }
 
     /// The axes Shape reports: `start` and `end` wrap when negative and are clamped to `0...rank`.

@@ -224,6 +224,18 @@ final class ShapeInferenceTests: XCTestCase {
         assertFoveaError(.invalidAttribute, "not an int64") {
             try inferred(.pad(pads: [1, 1], value: 0.5, axes: nil), [TensorType(.int64, [2])])
         }
+        // A file's pads may not grow a tensor past what planning can count (a fuzzer
+        // found an edge Pad of 2^62 channels, which then overflowed Flatten).
+        assertFoveaError(.invalidAttribute, "more than 2147483648 elements") {
+            try inferred(.borderPad(pads: [0, 1 << 62, 0, 0, 0, 0, 0, 1], mode: .edge), [f32([1, 8, 4, 4])])
+        }
+        assertFoveaError(.invalidAttribute, "overflow axis 1") {
+            try inferred(.borderPad(pads: [0, Int.max, 0, 0, 0, 1, 0, 0], mode: .edge), [f32([1, 8, 4, 4])])
+        }
+        assertFoveaError(.invalidAttribute, "more than 2147483648 elements") {
+            try inferred(.pad(pads: [1 << 20, 1 << 20, 1 << 20, 0, 0, 0], value: 0, axes: nil), [x])
+        }
+        XCTAssertEqual(try inferred(.borderPad(pads: [0, 0, 2, 2, 0, 0, 2, 2], mode: .edge), [f32([1, 8, 4, 4])]), [f32([1, 8, 8, 8])])
 
         XCTAssertEqual(try inferred(.dropout, [x], outputCount: 2), [x, TensorType(.bool, [2, 3, 4])])
         XCTAssertEqual(try inferred(.identity, [TensorType(.bool, [2])]), [TensorType(.bool, [2])])
