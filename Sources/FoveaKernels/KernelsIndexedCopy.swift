@@ -29,10 +29,7 @@ enum KernelsIndexedCopy: KernelsOperatorFamily {
             guard let constant = node.constant(1), let values = constant.int64s, !shape.isEmpty else {
                 throw FoveaError(.unsupported, "the kernels run Gather with constant int64 indices")
             }
-            let resolved = axis < 0 ? axis + shape.count : axis
-            guard resolved >= 0, resolved < shape.count else {
-                throw FoveaError(.invalidAttribute, "Gather axis \(axis) is outside rank \(shape.count)")
-            }
+            let resolved = try normalizedAxis(axis, rank: shape.count)
             let size = shape[resolved]
             guard values.allSatisfy({ $0 >= -Int64(size) && $0 < Int64(size) }) else {
                 throw FoveaError(.invalidArgument, "Gather indices must lie in [-\(size), \(size))")
@@ -49,28 +46,35 @@ enum KernelsIndexedCopy: KernelsOperatorFamily {
     }
 
     struct IndexedCopyStep: PreparedStep {
-        let inputShape: [Int]
         /// Per input axis, the input indices output positions read, in order.
         let indices: [[Int]]
+        /// The input's row-major strides.
+        let strides: [Int]
+        /// The last axis is read as one contiguous run (a memcpy per row).
+        let lastInOrder: Bool
+
+        init(inputShape: [Int], indices: [[Int]]) {
+            self.indices = indices
+            strides = inputShape.rowMajorStrides
+            let last = indices.last ?? []
+            lastInOrder = last.enumerated().allSatisfy { $0.element == last[0] + $0.offset }
+        }
 
         var algorithm: String { "indexed copy" }
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, "Slice"), y = buffers.outputs[0].floats
             let source = x.floats
-            let rank = inputShape.count
+            let rank = indices.count
             guard indices.allSatisfy({ !$0.isEmpty }) else { return }
             guard rank > 0 else { y[0] = source[0]; return }
-            var strides = [Int](repeating: 1, count: rank)
-            for axis in stride(from: rank - 2, through: 0, by: -1) { strides[axis] = strides[axis + 1] * inputShape[axis + 1] }
             let last = indices[rank - 1]
-            let inOrder = last.enumerated().allSatisfy { $0.element == last[0] + $0.offset }
             var position = [Int](repeating: 0, count: rank)
             var out = y
             while true {
                 var offset = 0
                 for axis in 0..<(rank - 1) { offset += indices[axis][position[axis]] * strides[axis] }
-                if inOrder {
+                if lastInOrder {
                     out.update(from: source + offset + last[0], count: last.count)
                 } else {
                     for (j, index) in last.enumerated() { out[j] = source[offset + index] }

@@ -27,11 +27,28 @@ enum KernelsPad: KernelsOperatorFamily {
     }
 
     struct PadStep: PreparedStep {
-        let inputShape: [Int]
         let outputShape: [Int]
         /// Output index `o` on axis i reads input index `o - begin[i]`.
         let begin: [Int]
         let value: Float
+        /// The output range that reads the input on each axis, `[lo, hi)`;
+        /// empty on some axis when the output is all `value`.
+        let lo: [Int], hi: [Int]
+        let inStrides: [Int], outStrides: [Int]
+        /// Some output element lies outside the input's copy.
+        let hasBorder: Bool
+
+        init(inputShape: [Int], outputShape: [Int], begin: [Int], value: Float) {
+            self.outputShape = outputShape
+            self.begin = begin
+            self.value = value
+            let rank = outputShape.count
+            lo = (0..<rank).map { max(0, begin[$0]) }
+            hi = (0..<rank).map { min(outputShape[$0], inputShape[$0] + begin[$0]) }
+            inStrides = inputShape.rowMajorStrides
+            outStrides = outputShape.rowMajorStrides
+            hasBorder = lo != [Int](repeating: 0, count: rank) || hi != outputShape
+        }
 
         var algorithm: String { "pad rows" }
 
@@ -41,19 +58,11 @@ enum KernelsPad: KernelsOperatorFamily {
             let count = outputShape.elementCount
             guard count > 0 else { return }
             guard rank > 0 else { y[0] = x[0]; return }
-            // The overlap on each axis: output range [lo, hi) reads from lo - begin.
-            let lo = (0..<rank).map { max(0, begin[$0]) }
-            let hi = (0..<rank).map { min(outputShape[$0], inputShape[$0] + begin[$0]) }
             if zip(lo, hi).contains(where: { $0 >= $1 }) {
                 y.update(repeating: value, count: count)
                 return
             }
-            if lo != [Int](repeating: 0, count: rank) || hi != outputShape { y.update(repeating: value, count: count) }
-            var inStrides = [Int](repeating: 1, count: rank), outStrides = inStrides
-            for axis in stride(from: rank - 2, through: 0, by: -1) {
-                inStrides[axis] = inStrides[axis + 1] * inputShape[axis + 1]
-                outStrides[axis] = outStrides[axis + 1] * outputShape[axis + 1]
-            }
+            if hasBorder { y.update(repeating: value, count: count) }
             let run = hi[rank - 1] - lo[rank - 1]
             var index = lo
             while true {

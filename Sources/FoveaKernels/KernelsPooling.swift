@@ -66,9 +66,8 @@ enum KernelsPooling: KernelsOperatorFamily {
               rank >= 1, shape.allSatisfy({ $0 >= 1 }) else {
             throw FoveaError(.unsupported, "the kernels run ReduceMean over given trailing axes only")
         }
-        let normalized = Set(axes.map { $0 < 0 ? $0 + rank : $0 })
-        guard normalized.count == axes.count, normalized.allSatisfy({ (0..<rank).contains($0) }),
-              normalized == Set((rank - axes.count)..<rank) else {
+        let normalized = Set(try axes.map { try normalizedAxis($0, rank: rank) })
+        guard normalized.count == axes.count, normalized == Set((rank - axes.count)..<rank) else {
             throw FoveaError(.unsupported, "the kernels reduce the last axes only (axes \(axes) of rank \(rank))")
         }
         let rows = shape.dropLast(axes.count).reduce(1, *), plane = shape.suffix(axes.count).reduce(1, *)

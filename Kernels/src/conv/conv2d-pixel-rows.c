@@ -93,8 +93,6 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
     const size_t input_plane = p->input_height * p->input_width, taps = p->kernel_height * p->kernel_width;
     const size_t ow_count = p->output_width;
     float tap_plane[256]; /* pixel rows run only for planes of at most 256 pixels */
-    size_t starts[256 / 7 + 2]; /* group g: pixels [starts[g], starts[g + 1]) */
-    for (size_t g = 0; g <= groups; g++) starts[g] = plane * g / groups;
     for (size_t unit = first; unit < end; unit++) {
         const size_t n = unit / p->channels, c = unit % p->channels;
         const float *src_plane = x + (n * p->channels + c) * input_plane;
@@ -129,7 +127,8 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
                 }
                 const size_t k = c * taps + kh * p->kernel_width + kw;
                 for (size_t g = 0; g < groups; g++) {
-                    const size_t q0 = starts[g], q1 = starts[g + 1];
+                    size_t q0, q1;
+                    group_range(plane, groups, g, &q0, &q1);
                     float *panel_row = workspace + ((n * groups + g) * h->reduction + k) * PIXELS;
                     if (q1 - q0 == PIXELS) {
                         memcpy(panel_row, tap_plane + q0, PIXELS * sizeof(float));
