@@ -483,7 +483,7 @@ extension Op {
         guard pads.count == 2 * axisList.count else {
             throw FoveaError(.invalidAttribute, "'pads' has \(pads.count) values; expected \(2 * axisList.count) (begin and end for \(axisList.count) axes)")
         }
-        guard pads.allSatisfy({ abs($0) <= SpatialGeometry.attributeLimit }) else {
+        guard pads.allSatisfy({ $0.magnitude <= SpatialGeometry.attributeLimit }) else {
             throw FoveaError(.invalidAttribute, "'pads' \(pads) has a value beyond ±\(SpatialGeometry.attributeLimit)")
         }
         var begin = [Int](repeating: 0, count: rank), end = begin

@@ -236,6 +236,9 @@ final class ShapeInferenceTests: XCTestCase {
             try inferred(.pad(pads: [1 << 20, 1 << 20, 1 << 20, 0, 0, 0], value: 0, axes: nil), [x])
         }
         XCTAssertEqual(try inferred(.borderPad(pads: [0, 0, 2, 2, 0, 0, 2, 2], mode: .edge), [f32([1, 8, 4, 4])]), [f32([1, 8, 8, 8])])
+        assertFoveaError(.invalidAttribute, "has a value beyond") {
+            try inferred(.pad(pads: [Int.min, 0], value: 0, axes: [0]), [x])
+        }
 
         XCTAssertEqual(try inferred(.dropout, [x], outputCount: 2), [x, TensorType(.bool, [2, 3, 4])])
         XCTAssertEqual(try inferred(.identity, [TensorType(.bool, [2])]), [TensorType(.bool, [2])])
