@@ -144,18 +144,20 @@ static void gather_tap_planes_stride2_3x3(const fovea_conv2d_params *p, const fl
     }
 }
 
-/* Deals one tap's plane out to every pixel group's panel row k (8 pixels, zeros past a short group). */
-static void deal_tap_plane(const fovea_conv_header *h, size_t n, size_t k, const float *tap_plane, float *workspace) {
-    const fovea_conv2d_params *p = &h->params;
-    const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
-    for (size_t g = 0; g < groups; g++) {
-        size_t q0, q1;
-        group_range(plane, groups, g, &q0, &q1);
-        float *panel_row = workspace + ((n * groups + g) * h->reduction + k) * PIXELS;
-        if (q1 - q0 == PIXELS) {
+/*
+ * Deals one tap's plane out to every pixel group's panel row k (8 pixels, zeros
+ * past a short group); group g holds pixels [bounds[g], bounds[g + 1]).
+ */
+static void deal_tap_plane(const fovea_conv_header *h, const size_t *bounds, size_t groups, size_t n, size_t k,
+                           const float *tap_plane, float *workspace) {
+    float *panel_row = workspace + (n * groups * h->reduction + k) * PIXELS;
+    for (size_t g = 0; g < groups; g++, panel_row += h->reduction * PIXELS) {
+        const size_t q0 = bounds[g], count = bounds[g + 1] - q0;
+        if (count == PIXELS) {
             memcpy(panel_row, tap_plane + q0, PIXELS * sizeof(float));
         } else {
-            for (size_t r = 0; r < PIXELS; r++) panel_row[r] = q0 + r < q1 ? tap_plane[q0 + r] : 0.0f;
+            memcpy(panel_row, tap_plane + q0, count * sizeof(float));
+            memset(panel_row + count, 0, (PIXELS - count) * sizeof(float));
         }
     }
 }
@@ -165,6 +167,9 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
     const size_t input_plane = p->input_height * p->input_width, taps = p->kernel_height * p->kernel_width;
     float tap_planes[3][256]; /* pixel rows run only for planes of at most 256 pixels */
     const int three_taps = is_stride2_3x3(p);
+    const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
+    size_t bounds[256 / PIXELS + 1]; /* group g: pixels [bounds[g], bounds[g + 1]), as group_range */
+    for (size_t g = 0; g <= groups; g++) bounds[g] = plane * g / groups;
     for (size_t unit = first; unit < end; unit++) {
         const size_t n = unit / p->channels, c = unit % p->channels;
         const float *src_plane = x + (n * p->channels + c) * input_plane;
@@ -172,12 +177,12 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
             const size_t k = c * taps + kh * p->kernel_width;
             if (three_taps) {
                 gather_tap_planes_stride2_3x3(p, src_plane, kh, tap_planes[0], tap_planes[1], tap_planes[2]);
-                for (size_t kw = 0; kw < 3; kw++) deal_tap_plane(h, n, k + kw, tap_planes[kw], workspace);
+                for (size_t kw = 0; kw < 3; kw++) deal_tap_plane(h, bounds, groups, n, k + kw, tap_planes[kw], workspace);
                 continue;
             }
             for (size_t kw = 0; kw < p->kernel_width; kw++) {
                 gather_tap_plane(p, src_plane, kh, kw, tap_planes[0]);
-                deal_tap_plane(h, n, k + kw, tap_planes[0], workspace);
+                deal_tap_plane(h, bounds, groups, n, k + kw, tap_planes[0], workspace);
             }
         }
     }
