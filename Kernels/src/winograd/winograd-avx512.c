@@ -3,12 +3,14 @@
  * lane per tile), so a transformed value of 16 tiles is one store into the B
  * panel, and the output transform reads 16 tiles of the scratch at once.
  *
- * Input: for each patch row u, the rows of 16 tiles are loaded (masked at the
- * input's edges; left-edge tiles are shifted into place with an expand),
- * paired into 8 registers (tile i | tile i+8) and transposed in 256-bit halves
- * into α vectors of "column v of 16 tiles". Output: each output row of 16
- * tiles is interleaved back into the tiles' rows laid end to end and written
- * with 64-byte masked stores, one run of horizontally adjacent tiles at a time.
+ * Input: for each patch row u, the rows of 16 tiles are loaded by masked loads
+ * straight into their lanes (tile i | tile i+8 paired in 8 registers; a
+ * left-edge tile's row addressed col_lo floats early, so its padding lanes
+ * stay zero) and transposed in 256-bit halves into α vectors of "column v of
+ * 16 tiles". Output: the columns are transformed first, then each output row
+ * of 16 tiles is interleaved back into the tiles' rows laid end to end and
+ * written with 64-byte masked stores, one run of horizontally adjacent tiles
+ * at a time.
  */
 #include "winograd.h"
 #include "../gemm/epilogue-avx512.h"
