@@ -5,10 +5,12 @@
  * outputs whose gaps must stay untouched, biases and activations, a
  * residual the output starts from (fovea_conv2d_add_f32); batches of small
  * planes, whose column panels straddle images (one GEMM over N·OH·OW
- * columns); the small-plane shapes that run with pixels as rows; and bad
- * arguments.
+ * columns); the small-plane shapes that run with pixels as rows; the
+ * stride-2 three-tap row gather of 3×3 stride-2 im2col, per ISA, against
+ * its definition; and bad arguments.
  */
 #include "test_support.h"
+#include "../src/conv/conv.h"
 
 static const double tolerance = 2e-6; /* relative to Σ|w·x| per output: float sums reordered */
 
@@ -234,6 +236,49 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
     }
 }
 
+/*
+ * fovea_gather_stride2_taps3 (scalar and AVX-512): dst_kw[q] = row[start + 2q + kw − 1],
+ * zero outside the row, for widths 1-70, every even start up to past the
+ * row's end and counts 0-40: exact, nothing read outside the row (NaN
+ * there would show), nothing written past count.
+ */
+static void check_stride2_taps3(void) {
+    enum { SPAN = 200 };
+    fovea_gather_stride2_taps3_fn variants[2] = {fovea_gather_stride2_taps3__scalar, NULL};
+    const char *names[2] = {"scalar", "avx512"};
+#if FOVEA_HAVE_X86_VARIANTS
+    if (fovea_kernels_isa_supported("avx512")) variants[1] = fovea_gather_stride2_taps3__avx512;
+#endif
+    float buffer[SPAN], dst[3][64];
+    for (int v = 0; v < 2; v++) {
+        if (variants[v] == NULL) continue;
+        int failures = 0;
+        for (size_t width = 1; width <= 70; width++) {
+            /* The row sits inside NaNs: a read outside it makes a NaN output. */
+            for (size_t i = 0; i < SPAN; i++) buffer[i] = NAN;
+            const float *row = buffer + 40;
+            for (size_t i = 0; i < width; i++) buffer[40 + i] = (float)(i + 1);
+            for (size_t start = 0; start <= width + 2; start += 2) {
+                for (size_t count = 0; count <= 40; count++) {
+                    for (size_t kw = 0; kw < 3; kw++)
+                        for (size_t q = 0; q < 64; q++) dst[kw][q] = -1.0f;
+                    variants[v](dst[0], dst[1], dst[2], row, width, start, count);
+                    for (size_t kw = 0; kw < 3; kw++) {
+                        for (size_t q = 0; q < 64; q++) {
+                            const size_t column = start + 2 * q + kw; /* input column + 1 */
+                            const float want = q >= count ? -1.0f
+                                               : column >= 1 && column - 1 < width ? (float)column
+                                                                                   : 0.0f;
+                            failures += !same_float(dst[kw][q], want);
+                        }
+                    }
+                }
+            }
+        }
+        CHECK(failures == 0, "fovea_gather_stride2_taps3 %s: %d wrong values", names[v], failures);
+    }
+}
+
 static void check_bad_arguments(void) {
     fovea_conv2d_params p = {1, 4, 5, 5, 8, 1, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1};
     float w[8 * 4 * 9] = {0}, x[4 * 25] = {0}, y[8 * 25];
@@ -290,6 +335,7 @@ int main(void) {
         check_pixel_rows(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
+    check_stride2_taps3();
     check_bad_arguments();
     return test_finish("conv");
 }

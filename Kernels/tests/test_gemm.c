@@ -1,7 +1,9 @@
 /*
  * Every GEMM microkernel the CPU can run against a naive product: ragged
  * tiles (mr < MR, nr < NR), k from 1 to 700, accumulate, bias, every fused
- * activation, stores that must stay inside the valid mr×nr part of C.
+ * activation, stores that must stay inside the valid mr×nr part of C; each
+ * ISA's main and narrow tile, and their prefetching variants (which must
+ * compute the same whatever they prefetch).
  * Also the transposed tile (f32_gemm_t8x32_avx512: pixels as rows, channels
  * as lanes, stored channel by channel) with every mr 1-8 and nr 1-32.
  */
@@ -15,8 +17,8 @@ static const fovea_activation activations[] = {
     {FOVEA_ACTIVATION_LEAKY_RELU, 0, 0, 0.1f},
 };
 
-static void check_microkernel(fovea_isa isa, test_rng *rng) {
-    const fovea_gemm_config *config = fovea_gemm_config_for(isa);
+/* One tile's kernel (prefetching: its ukernel_prefetch, told to prefetch B and parts past it). */
+static void check_microkernel(const fovea_gemm_config *config, int prefetching, test_rng *rng) {
     const size_t MR = config->mr, NR = config->nr;
     for (int trial = 0; trial < 300; trial++) {
         const size_t mr = (size_t)rng_int(rng, 1, (long)MR), nr = (size_t)rng_int(rng, 1, (long)NR);
@@ -34,8 +36,14 @@ static void check_microkernel(fovea_isa isa, test_rng *rng) {
         float *before = malloc(mr * ldc * sizeof(float));
         memcpy(before, c.data, mr * ldc * sizeof(float));
         const fovea_epilogue epilogue = fovea_epilogue_of(activation);
-        config->ukernel(mr, nr, kc, a, b, c.data, ldc, use_bias ? bias : NULL, accumulate,
-                        use_epilogue ? &epilogue : NULL);
+        if (prefetching) {
+            /* Prefetches never fault: lines past the end of b are allowed. */
+            config->ukernel_prefetch(mr, nr, kc, a, b, c.data, ldc, use_bias ? bias : NULL, accumulate,
+                                     use_epilogue ? &epilogue : NULL, b, (size_t)rng_int(rng, 0, (long)kc + 3));
+        } else {
+            config->ukernel(mr, nr, kc, a, b, c.data, ldc, use_bias ? bias : NULL, accumulate,
+                            use_epilogue ? &epilogue : NULL);
+        }
         double worst = 0;
         int outside_changed = 0;
         for (size_t r = 0; r < mr; r++) {
@@ -57,8 +65,10 @@ static void check_microkernel(fovea_isa isa, test_rng *rng) {
                 if (error > worst) worst = error;
             }
         }
-        CHECK(worst <= 1e-6, "%s mr=%zu nr=%zu kc=%zu: error %g", config->name, mr, nr, kc, worst);
-        CHECK(!outside_changed && guards_intact(&c), "%s mr=%zu nr=%zu: wrote outside the tile", config->name, mr, nr);
+        CHECK(worst <= 1e-6, "%s%s mr=%zu nr=%zu kc=%zu: error %g", config->name, prefetching ? " prefetch" : "", mr,
+              nr, kc, worst);
+        CHECK(!outside_changed && guards_intact(&c), "%s%s mr=%zu nr=%zu: wrote outside the tile", config->name,
+              prefetching ? " prefetch" : "", mr, nr);
         guarded_free(&c);
         free(a), free(b), free(before);
     }
@@ -149,7 +159,11 @@ int main(void) {
             printf("skipping %s (not supported here)\n", test_isas[isa]);
             continue;
         }
-        check_microkernel((fovea_isa)isa, &rng);
+        for (const fovea_gemm_config *config = fovea_gemm_config_for((fovea_isa)isa); config != NULL;
+             config = config->narrow) {
+            check_microkernel(config, 0, &rng);
+            if (config->ukernel_prefetch != NULL) check_microkernel(config, 1, &rng);
+        }
         check_special_values((fovea_isa)isa);
     }
 #if FOVEA_HAVE_X86_VARIANTS

@@ -73,4 +73,19 @@ void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count);
 void fovea_gather_stride2__avx512(float *dst, const float *src, size_t count);
 #endif
 
+/*
+ * The im2col rows of the three taps kw = 0, 1, 2 of one input row for a 3×3
+ * stride-2 pad-1 convolution: dst_kw[q] = row[start + 2q + kw − 1] for q < count
+ * (start: twice the first output column), zero where that lies outside the
+ * row's `width` values (nothing outside them is read).
+ */
+typedef void (*fovea_gather_stride2_taps3_fn)(float *dst0, float *dst1, float *dst2, const float *row, size_t width,
+                                              size_t start, size_t count);
+void fovea_gather_stride2_taps3__scalar(float *dst0, float *dst1, float *dst2, const float *row, size_t width,
+                                        size_t start, size_t count);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_gather_stride2_taps3__avx512(float *dst0, float *dst1, float *dst2, const float *row, size_t width,
+                                        size_t start, size_t count);
+#endif
+
 #endif

@@ -73,6 +73,12 @@ static void pack_groups(const fovea_conv_header *h, const float *x, size_t first
     }
 }
 
+/* 3×3 stride 2, pad 1 on the left: one input row gives all three kw taps (fovea_gather_stride2_taps3__avx512). */
+static int is_stride2_3x3(const fovea_conv2d_params *p) {
+    return p->kernel_height == 3 && p->kernel_width == 3 && p->stride_height == 2 && p->stride_width == 2 &&
+           p->dilation_height == 1 && p->dilation_width == 1 && p->pad_left == 1;
+}
+
 /*
  * Packs the im2col rows of input channels [first, end) (unit n·C + c: image
  * n, channel c) into every pixel group's K×8 panel. Per channel and tap, the
@@ -83,59 +89,100 @@ static void pack_groups(const fovea_conv_header *h, const float *x, size_t first
  * gathers: ResNet-50's layer3.0 3×3 stride 2, 256 channels, 28 -> 14, went
  * 2.63-2.66 -> 2.42-2.45 ms on Zen 4 (1 thread, CPU time, best of 15), its
  * packing 17% -> 13% of the time. On 7×7 planes one group is one row, the
- * gathers are as many and the extra pass lost 3%: those pack group by group.
+ * gathers are as many and the extra pass lost 3%: those pack group by group,
+ * except 3×3 stride 2 pad 1, whose three kw taps come from one read of each
+ * input row here (layer4.0's 512 channels, 14 -> 7: 2.64 -> 2.53 ms).
  */
-static int packs_by_channel(const fovea_conv2d_params *p) { return p->output_width > PIXELS; }
+static int packs_by_channel(const fovea_conv2d_params *p) { return p->output_width > PIXELS || is_stride2_3x3(p); }
+
+/* The im2col row of tap (kh, kw) of one channel plane, for the whole output plane (OH·OW values). */
+static void gather_tap_plane(const fovea_conv2d_params *p, const float *src_plane, size_t kh, size_t kw, float *dst) {
+    const size_t ow_count = p->output_width;
+    /* Output columns [ow_first, ow_end) read inside the row; the others are padding. */
+    const int64_t iw0 = (int64_t)(kw * p->dilation_width) - (int64_t)p->pad_left;
+    const int64_t width = (int64_t)p->input_width, stride = (int64_t)p->stride_width;
+    int64_t ow_first = iw0 >= 0 ? 0 : (-iw0 + stride - 1) / stride;
+    int64_t ow_end = iw0 >= width ? 0 : (width - iw0 + stride - 1) / stride;
+    if (ow_first > (int64_t)ow_count) ow_first = (int64_t)ow_count;
+    if (ow_end > (int64_t)ow_count) ow_end = (int64_t)ow_count;
+    if (ow_end < ow_first) ow_end = ow_first;
+    for (size_t oh = 0; oh < p->output_height; oh++, dst += ow_count) {
+        const int64_t ih = (int64_t)(oh * p->stride_height + kh * p->dilation_height) - (int64_t)p->pad_top;
+        if (ih < 0 || ih >= (int64_t)p->input_height) {
+            for (size_t q = 0; q < ow_count; q++) dst[q] = 0.0f;
+            continue;
+        }
+        const float *row = src_plane + ih * width + iw0 + ow_first * stride;
+        const size_t count = (size_t)(ow_end - ow_first);
+        for (int64_t q = 0; q < ow_first; q++) dst[q] = 0.0f;
+        if (stride == 1) {
+            for (size_t q = 0; q < count; q++) dst[ow_first + q] = row[q];
+        } else if (stride == 2) {
+            if (count > 0) fovea_gather_stride2__avx512(dst + ow_first, row, count);
+        } else {
+            for (size_t q = 0; q < count; q++) dst[ow_first + q] = row[q * stride];
+        }
+        for (size_t q = (size_t)ow_end; q < ow_count; q++) dst[q] = 0.0f;
+    }
+}
+
+/* The three taps (kh, 0..2) of a 3×3 stride-2 pad-1 convolution's channel plane at once. */
+static void gather_tap_planes_stride2_3x3(const fovea_conv2d_params *p, const float *src_plane, size_t kh,
+                                          float *dst0, float *dst1, float *dst2) {
+    const size_t ow_count = p->output_width;
+    for (size_t oh = 0; oh < p->output_height; oh++) {
+        const size_t at = oh * ow_count;
+        const int64_t ih = (int64_t)(oh * 2 + kh) - (int64_t)p->pad_top;
+        if (ih < 0 || ih >= (int64_t)p->input_height) {
+            memset(dst0 + at, 0, ow_count * sizeof(float));
+            memset(dst1 + at, 0, ow_count * sizeof(float));
+            memset(dst2 + at, 0, ow_count * sizeof(float));
+            continue;
+        }
+        fovea_gather_stride2_taps3__avx512(dst0 + at, dst1 + at, dst2 + at, src_plane + (size_t)ih * p->input_width,
+                                           p->input_width, 0, ow_count);
+    }
+}
+
+/*
+ * Deals one tap's plane out to every pixel group's panel row k (8 pixels, zeros
+ * past a short group); group g holds pixels [bounds[g], bounds[g + 1]).
+ */
+static void deal_tap_plane(const fovea_conv_header *h, const size_t *bounds, size_t groups, size_t n, size_t k,
+                           const float *tap_plane, float *workspace) {
+    float *panel_row = workspace + (n * groups * h->reduction + k) * PIXELS;
+    for (size_t g = 0; g < groups; g++, panel_row += h->reduction * PIXELS) {
+        const size_t q0 = bounds[g], count = bounds[g + 1] - q0;
+        if (count == PIXELS) {
+            memcpy(panel_row, tap_plane + q0, PIXELS * sizeof(float));
+        } else {
+            memcpy(panel_row, tap_plane + q0, count * sizeof(float));
+            memset(panel_row + count, 0, (PIXELS - count) * sizeof(float));
+        }
+    }
+}
 
 static void pack_channels(const fovea_conv_header *h, const float *x, size_t first, size_t end, float *workspace) {
     const fovea_conv2d_params *p = &h->params;
-    const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
     const size_t input_plane = p->input_height * p->input_width, taps = p->kernel_height * p->kernel_width;
-    const size_t ow_count = p->output_width;
-    float tap_plane[256]; /* pixel rows run only for planes of at most 256 pixels */
+    float tap_planes[3][256]; /* pixel rows run only for planes of at most 256 pixels */
+    const int three_taps = is_stride2_3x3(p);
+    const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
+    size_t bounds[256 / PIXELS + 1]; /* group g: pixels [bounds[g], bounds[g + 1]), as group_range */
+    for (size_t g = 0; g <= groups; g++) bounds[g] = plane * g / groups;
     for (size_t unit = first; unit < end; unit++) {
         const size_t n = unit / p->channels, c = unit % p->channels;
         const float *src_plane = x + (n * p->channels + c) * input_plane;
         for (size_t kh = 0; kh < p->kernel_height; kh++) {
+            const size_t k = c * taps + kh * p->kernel_width;
+            if (three_taps) {
+                gather_tap_planes_stride2_3x3(p, src_plane, kh, tap_planes[0], tap_planes[1], tap_planes[2]);
+                for (size_t kw = 0; kw < 3; kw++) deal_tap_plane(h, bounds, groups, n, k + kw, tap_planes[kw], workspace);
+                continue;
+            }
             for (size_t kw = 0; kw < p->kernel_width; kw++) {
-                /* Output columns [ow_first, ow_end) read inside the row; the others are padding. */
-                const int64_t iw0 = (int64_t)(kw * p->dilation_width) - (int64_t)p->pad_left;
-                const int64_t width = (int64_t)p->input_width, stride = (int64_t)p->stride_width;
-                int64_t ow_first = iw0 >= 0 ? 0 : (-iw0 + stride - 1) / stride;
-                int64_t ow_end = iw0 >= width ? 0 : (width - iw0 + stride - 1) / stride;
-                if (ow_first > (int64_t)ow_count) ow_first = (int64_t)ow_count;
-                if (ow_end > (int64_t)ow_count) ow_end = (int64_t)ow_count;
-                if (ow_end < ow_first) ow_end = ow_first;
-                for (size_t oh = 0; oh < p->output_height; oh++) {
-                    float *dst = tap_plane + oh * ow_count;
-                    const int64_t ih = (int64_t)(oh * p->stride_height + kh * p->dilation_height) - (int64_t)p->pad_top;
-                    if (ih < 0 || ih >= (int64_t)p->input_height) {
-                        for (size_t q = 0; q < ow_count; q++) dst[q] = 0.0f;
-                        continue;
-                    }
-                    const float *row = src_plane + ih * width + iw0 + ow_first * stride;
-                    const size_t count = (size_t)(ow_end - ow_first);
-                    for (int64_t q = 0; q < ow_first; q++) dst[q] = 0.0f;
-                    if (stride == 1) {
-                        for (size_t q = 0; q < count; q++) dst[ow_first + q] = row[q];
-                    } else if (stride == 2) {
-                        if (count > 0) fovea_gather_stride2__avx512(dst + ow_first, row, count);
-                    } else {
-                        for (size_t q = 0; q < count; q++) dst[ow_first + q] = row[q * stride];
-                    }
-                    for (size_t q = (size_t)ow_end; q < ow_count; q++) dst[q] = 0.0f;
-                }
-                const size_t k = c * taps + kh * p->kernel_width + kw;
-                for (size_t g = 0; g < groups; g++) {
-                    size_t q0, q1;
-                    group_range(plane, groups, g, &q0, &q1);
-                    float *panel_row = workspace + ((n * groups + g) * h->reduction + k) * PIXELS;
-                    if (q1 - q0 == PIXELS) {
-                        memcpy(panel_row, tap_plane + q0, PIXELS * sizeof(float));
-                    } else {
-                        for (size_t r = 0; r < PIXELS; r++) panel_row[r] = q0 + r < q1 ? tap_plane[q0 + r] : 0.0f;
-                    }
-                }
+                gather_tap_plane(p, src_plane, kh, kw, tap_planes[0]);
+                deal_tap_plane(h, bounds, groups, n, k + kw, tap_planes[0], workspace);
             }
         }
     }

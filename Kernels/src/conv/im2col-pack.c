@@ -39,6 +39,17 @@ void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count) {
     for (size_t q = 0; q < count; q++) dst[q] = src[2 * q];
 }
 
+void fovea_gather_stride2_taps3__scalar(float *dst0, float *dst1, float *dst2, const float *row, size_t width,
+                                        size_t start, size_t count) {
+    float *const dst[3] = {dst0, dst1, dst2};
+    for (size_t kw = 0; kw < 3; kw++) {
+        for (size_t q = 0; q < count; q++) {
+            const size_t column = start + 2 * q + kw; /* the input column plus one */
+            dst[kw][q] = column >= 1 && column - 1 < width ? row[column - 1] : 0.0f;
+        }
+    }
+}
+
 /*
  * Where one segment reads for one tap (kh, kw), the same for every input
  * channel: columns [0, first) and [end, count) fall in padding, columns
@@ -75,10 +86,17 @@ void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t imag
 #if FOVEA_HAVE_X86_VARIANTS
     const fovea_gather_stride2_fn gather_stride2 =
         isa == FOVEA_ISA_AVX512 ? fovea_gather_stride2__avx512 : fovea_gather_stride2__scalar;
+    const fovea_gather_stride2_taps3_fn gather_taps3 =
+        isa == FOVEA_ISA_AVX512 ? fovea_gather_stride2_taps3__avx512 : fovea_gather_stride2_taps3__scalar;
 #else
     (void)isa;
     const fovea_gather_stride2_fn gather_stride2 = fovea_gather_stride2__scalar;
+    const fovea_gather_stride2_taps3_fn gather_taps3 = fovea_gather_stride2_taps3__scalar;
 #endif
+    /* 3×3 stride 2 with one column of left padding: each input row read once for its three kw taps. */
+    const int three_taps = p->kernel_height == 3 && p->kernel_width == 3 && p->stride_height == 2 &&
+                           p->stride_width == 2 && p->dilation_height == 1 && p->dilation_width == 1 &&
+                           p->pad_left == 1;
     const size_t group_channels = p->channels / p->groups;
     const size_t plane_size = p->input_height * p->input_width;
     const size_t taps = p->kernel_height * p->kernel_width;
@@ -107,6 +125,24 @@ void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t imag
             for (size_t si = 0; si < count; si++) {
                 const segment *sg = &segments[si];
                 const float *image = x + sg->image * image_stride + c0 * plane_size;
+                if (three_taps) {
+                    const size_t dst_step = taps * nr;
+                    for (size_t kh = 0; kh < 3; kh++) {
+                        float *dst = panel + c0 * dst_step + kh * 3 * nr + sg->column;
+                        const int64_t ih = (int64_t)(sg->out_row * 2 + kh) - (int64_t)p->pad_top;
+                        if (ih < 0 || ih >= (int64_t)p->input_height) {
+                            for (size_t c = c0; c < c_end; c++, dst += dst_step) {
+                                for (size_t kw = 0; kw < 3; kw++) memset(dst + kw * nr, 0, sg->count * sizeof(float));
+                            }
+                            continue;
+                        }
+                        const float *src = image + (size_t)ih * p->input_width;
+                        for (size_t c = c0; c < c_end; c++, dst += dst_step, src += plane_size) {
+                            gather_taps3(dst, dst + nr, dst + 2 * nr, src, p->input_width, 2 * sg->out_col, sg->count);
+                        }
+                    }
+                    continue;
+                }
                 for (size_t kh = 0; kh < p->kernel_height; kh++) {
                     for (size_t kw = 0; kw < p->kernel_width; kw++) {
                         const tap_geometry t = segment_tap(p, kh, kw, sg);

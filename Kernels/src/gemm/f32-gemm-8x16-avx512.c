@@ -12,13 +12,13 @@
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
 
-FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, size_t kc, const float *a,
-                                                        const float *b, size_t ldb, float *c, size_t ldc,
-                                                        const float *bias, int accumulate,
-                                                        const fovea_epilogue *epilogue) {
+static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
+    size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb, float *c, size_t ldc,
+    const float *bias, int accumulate, const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines) {
     __m512 c0 = _mm512_setzero_ps(), c1 = _mm512_setzero_ps(), c2 = _mm512_setzero_ps(), c3 = _mm512_setzero_ps();
     __m512 c4 = _mm512_setzero_ps(), c5 = _mm512_setzero_ps(), c6 = _mm512_setzero_ps(), c7 = _mm512_setzero_ps();
     for (size_t k = 0; k < kc; k++) {
+        if (k < prefetch_lines) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T1);
         const __m512 bv = _mm512_loadu_ps(b);
         c0 = _mm512_fmadd_ps(_mm512_set1_ps(a[0]), bv, c0);
         c1 = _mm512_fmadd_ps(_mm512_set1_ps(a[1]), bv, c1);
@@ -41,6 +41,20 @@ FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, s
         if (epilogue != NULL) v = fovea_epilogue_avx512(v, epilogue);
         _mm512_mask_storeu_ps(row, mask, v);
     }
+}
+
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, size_t kc, const float *a,
+                                                        const float *b, size_t ldb, float *c, size_t ldc,
+                                                        const float *bias, int accumulate,
+                                                        const fovea_epilogue *epilogue) {
+    tile(mr, nr, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue, NULL, 0);
+}
+
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x16__avx512_prefetch(size_t mr, size_t nr, size_t kc, const float *a,
+                                                             const float *b, float *c, size_t ldc, const float *bias,
+                                                             int accumulate, const fovea_epilogue *epilogue,
+                                                             const float *prefetch, size_t prefetch_lines) {
+    tile(mr, nr, kc, a, b, 16, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines);
 }
 
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x16__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b,

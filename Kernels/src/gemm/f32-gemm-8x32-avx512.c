@@ -36,14 +36,15 @@ static inline FOVEA_TARGET_AVX512 void store_row(float *row, __m512 v0, __m512 v
     _mm512_mask_storeu_ps(row + 16, m1, v1);
 }
 
-static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
-                                                    float *c, size_t ldc, const float *bias, int accumulate,
-                                                    const fovea_epilogue *epilogue) {
+static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
+    size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb, float *c, size_t ldc,
+    const float *bias, int accumulate, const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
     __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
     __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
     __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(), c71 = _mm512_setzero_ps();
     for (size_t k = 0; k < kc; k++) {
+        if (k < prefetch_lines) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T1);
         const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
         __m512 av;
 #define FOVEA_ROW(r)                              \
@@ -64,11 +65,18 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(size_
 }
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
                         const float *bias, int accumulate, const fovea_epilogue *epilogue) {
-    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue);
+    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue, NULL, 0);
+}
+
+FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512_prefetch(size_t mr, size_t nr, size_t kc, const float *a,
+                                                             const float *b, float *c, size_t ldc, const float *bias,
+                                                             int accumulate, const fovea_epilogue *epilogue,
+                                                             const float *prefetch, size_t prefetch_lines) {
+    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines);
 }
 
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512_strided(size_t mr, size_t kc, const float *a, const float *b, size_t ldb, float *c,
                         size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue) {
-    tile(mr, 32, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue);
+    tile(mr, 32, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue, NULL, 0);
 }
 #endif

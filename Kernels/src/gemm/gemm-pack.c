@@ -5,18 +5,19 @@
 
 #if FOVEA_HAVE_X86_VARIANTS
 static const fovea_gemm_config narrow_avx512 = {8, 16, fovea_f32_gemm_8x16__avx512, fovea_f32_gemm_8x16__avx512_strided,
-                                                "f32_gemm_8x16_avx512", NULL, fovea_f32_gemm_8x16__avx512_ldb};
+                                                "f32_gemm_8x16_avx512", NULL, fovea_f32_gemm_8x16__avx512_ldb,
+                                                fovea_f32_gemm_8x16__avx512_prefetch};
 #endif
 
 static const fovea_gemm_config configs[FOVEA_ISA_COUNT] = {
-    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar", NULL, NULL},
+    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar", NULL, NULL, NULL},
 #if FOVEA_HAVE_X86_VARIANTS
-    {6, 16, fovea_f32_gemm_6x16__avx2, fovea_f32_gemm_6x16__avx2_strided, "f32_gemm_6x16_avx2", NULL, NULL},
+    {6, 16, fovea_f32_gemm_6x16__avx2, fovea_f32_gemm_6x16__avx2_strided, "f32_gemm_6x16_avx2", NULL, NULL, NULL},
     {8, 32, fovea_f32_gemm_8x32__avx512, fovea_f32_gemm_8x32__avx512_strided, "f32_gemm_8x32_avx512", &narrow_avx512,
-     NULL},
+     NULL, fovea_f32_gemm_8x32__avx512_prefetch},
 #else
-    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar", NULL, NULL},
-    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar", NULL, NULL},
+    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar", NULL, NULL, NULL},
+    {4, 8, fovea_f32_gemm_4x8__scalar, fovea_f32_gemm_4x8__scalar_strided, "f32_gemm_4x8_scalar", NULL, NULL, NULL},
 #endif
 };
 

@@ -83,6 +83,18 @@ typedef void (*fovea_gemm_ukernel_ldb_fn)(size_t mr, size_t nr, size_t kc, const
                                           float *c, size_t ldc, const float *bias, int accumulate,
                                           const fovea_epilogue *epilogue);
 
+/*
+ * The product of fovea_gemm_ukernel_fn that also prefetches, while it runs,
+ * `prefetch_lines` cache lines from `prefetch` into L2, one per k for the
+ * first prefetch_lines k (none: NULL, 0): the caller's next A panel, so that
+ * it streams in while this tile computes instead of in a burst of prefetches
+ * the core waits on.
+ */
+typedef void (*fovea_gemm_ukernel_prefetch_fn)(size_t mr, size_t nr, size_t kc, const float *a, const float *b,
+                                               float *c, size_t ldc, const float *bias, int accumulate,
+                                               const fovea_epilogue *epilogue, const float *prefetch,
+                                               size_t prefetch_lines);
+
 /* One ISA's microkernel and its tile. */
 typedef struct fovea_gemm_config {
     size_t mr;
@@ -94,6 +106,8 @@ typedef struct fovea_gemm_config {
     const struct fovea_gemm_config *narrow;
     /* For a narrow config: its kernel with any B row stride. */
     fovea_gemm_ukernel_ldb_fn ukernel_ldb;
+    /* The microkernel with interleaved prefetch (NULL: none). */
+    fovea_gemm_ukernel_prefetch_fn ukernel_prefetch;
 } fovea_gemm_config;
 
 /* The microkernel used for an ISA (never NULL; ISAs without one fall back). */
@@ -112,6 +126,12 @@ FOVEA_DECLARE_GEMM(fovea_f32_gemm_4x8__scalar)
 FOVEA_DECLARE_GEMM(fovea_f32_gemm_6x16__avx2)
 FOVEA_DECLARE_GEMM(fovea_f32_gemm_8x32__avx512)
 FOVEA_DECLARE_GEMM(fovea_f32_gemm_8x16__avx512)
+void fovea_f32_gemm_8x32__avx512_prefetch(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
+                                          size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue,
+                                          const float *prefetch, size_t prefetch_lines);
+void fovea_f32_gemm_8x16__avx512_prefetch(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c,
+                                          size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue,
+                                          const float *prefetch, size_t prefetch_lines);
 void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
                                      float *c, size_t ldc, const float *bias, int accumulate,
                                      const fovea_epilogue *epilogue);

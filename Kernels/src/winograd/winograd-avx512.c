@@ -3,12 +3,14 @@
  * lane per tile), so a transformed value of 16 tiles is one store into the B
  * panel, and the output transform reads 16 tiles of the scratch at once.
  *
- * Input: for each patch row u, the rows of 16 tiles are loaded (masked at the
- * input's edges; left-edge tiles are shifted into place with an expand),
- * paired into 8 registers (tile i | tile i+8) and transposed in 256-bit halves
- * into α vectors of "column v of 16 tiles". Output: each output row of 16
- * tiles is interleaved back into the tiles' rows laid end to end and written
- * with 64-byte masked stores, one run of horizontally adjacent tiles at a time.
+ * Input: for each patch row u, the rows of 16 tiles are loaded by masked loads
+ * straight into their lanes (tile i | tile i+8 paired in 8 registers; a
+ * left-edge tile's row addressed col_lo floats early, so its padding lanes
+ * stay zero) and transposed in 256-bit halves into α vectors of "column v of
+ * 16 tiles". Output: the columns are transformed first, then each output row
+ * of 16 tiles is interleaved back into the tiles' rows laid end to end and
+ * written with 64-byte masked stores, one run of horizontally adjacent tiles
+ * at a time.
  */
 #include "winograd.h"
 #include "../gemm/epilogue-avx512.h"
@@ -73,57 +75,43 @@ static inline WG_INLINE void transpose8_halves(__m512 r[8], size_t count) {
 static inline WG_INLINE void input_block(const fovea_winograd_block *b, const float *x, float *v, const size_t alpha) {
     const size_t channels = b->channels, nr = b->nr, width = b->input_width, point_stride = b->point_stride;
     /*
-     * Per group of 16 tiles, patch row and tile: where the row's valid part
-     * starts (in channel 0) and which lanes it fills; rows outside the input
-     * load nothing. Left-edge tiles (col_lo > 0) then move their values up by
-     * an expand (the identity for the other tiles of such a group).
+     * Per group of 16 tiles, patch row and tile: the lanes its row fills and
+     * the address (in floats from channel 0, may be negative) that puts the
+     * row's first valid value in its lane. A left-edge tile (col_lo > 0) is
+     * addressed col_lo floats early and tile i + 8 (the high half) 8 more;
+     * rows outside the input load nothing. Masked-off lanes are never read.
      */
-    size_t offset[NR / LANES][A][LANES];
-    __mmask16 load[NR / LANES][A][LANES], expand[NR / LANES][LANES];
-    int shifted[NR / LANES];
+    ptrdiff_t offset[NR / LANES][A][LANES];
+    __mmask16 load[NR / LANES][A][LANES];
     for (size_t g = 0; g < nr / LANES; g++) {
-        shifted[g] = 0;
         for (size_t i = 0; i < LANES; i++) {
             const fovea_winograd_tile_info *t = &b->tiles[g * LANES + i];
-            const __mmask16 valid = first_lanes((size_t)(t->col_hi - t->col_lo));
-            expand[g][i] = (__mmask16)(valid << t->col_lo);
-            if (t->col_lo > 0) shifted[g] = 1;
+            const size_t half = i < 8 ? 0 : 8;
+            const __mmask16 lanes = (__mmask16)(first_lanes((size_t)(t->col_hi - t->col_lo)) << (t->col_lo + half));
             for (size_t u = 0; u < alpha; u++) {
                 const int inside = u >= t->row_lo && u < t->row_hi;
-                load[g][u][i] = inside ? valid : 0;
-                offset[g][u][i] = inside ? t->x_first + (u - t->row_lo) * width : 0;
+                load[g][u][i] = inside ? lanes : 0;
+                offset[g][u][i] = inside ? (ptrdiff_t)(t->x_first + (u - t->row_lo) * width) -
+                                               (ptrdiff_t)(t->col_lo + half)
+                                         : 0;
             }
         }
     }
     for (size_t c = 0; c < channels; c++) {
-        const float *xc = x + c * b->input_plane;
+        /* Integer address arithmetic: an address may lie before x. */
+        const uintptr_t xc = (uintptr_t)(x + c * b->input_plane);
         for (size_t g = 0; g < nr / LANES; g++) {
             __m512 h[A][A];
             for (size_t u = 0; u < alpha; u++) {
-                const size_t *off = offset[g][u];
-                const __mmask16 *mask = load[g][u], *ex = expand[g];
+                const ptrdiff_t *off = offset[g][u];
+                const __mmask16 *mask = load[g][u];
+                /* Tile i into the low half, tile i + 8 into the high half of r[i]. */
                 __m512 r[8];
-                if (!shifted[g]) {
-                    /*
-                     * Tile i into the low half, tile i+8 straight into the high half: its row
-                     * is addressed 8 floats early (integer arithmetic: the address may lie
-                     * before x) and the low lanes are masked off, so nothing outside the row
-                     * is read.
-                     */
 #pragma GCC unroll 8
-                    for (size_t i = 0; i < 8; i++) {
-                        const __m512 lo = _mm512_maskz_loadu_ps(mask[i], xc + off[i]);
-                        const uintptr_t high = (uintptr_t)(xc + off[i + 8]) - 8 * sizeof(float);
-                        r[i] = _mm512_mask_loadu_ps(lo, (__mmask16)(mask[i + 8] << 8), (const float *)high);
-                    }
-                } else {
-#pragma GCC unroll 8
-                    for (size_t i = 0; i < 8; i++) {
-                        const __m512 lo = _mm512_maskz_expand_ps(ex[i], _mm512_maskz_loadu_ps(mask[i], xc + off[i]));
-                        const __m512 hi =
-                            _mm512_maskz_expand_ps(ex[i + 8], _mm512_maskz_loadu_ps(mask[i + 8], xc + off[i + 8]));
-                        r[i] = _mm512_shuffle_f32x4(lo, hi, 0x44);
-                    }
+                for (size_t i = 0; i < 8; i++) {
+                    const float *lo = (const float *)(xc + (uintptr_t)(off[i] * (ptrdiff_t)sizeof(float)));
+                    const float *hi = (const float *)(xc + (uintptr_t)(off[i + 8] * (ptrdiff_t)sizeof(float)));
+                    r[i] = _mm512_mask_loadu_ps(_mm512_maskz_loadu_ps(mask[i], lo), mask[i + 8], hi);
                 }
                 transpose8_halves(r, alpha);
                 input_1d(alpha, r, 1, h[u], 1);
@@ -262,15 +250,27 @@ static inline WG_INLINE size_t plan_stores(const fovea_winograd_tile_info *tiles
 static inline WG_INLINE void output_block(const fovea_winograd_block *b, const float *s, size_t rows,
                                           const float *bias, const fovea_epilogue *e, float *y, const size_t alpha) {
     const size_t m = alpha - 2, nr = b->nr, width = b->output_width, points = alpha * alpha;
-    /* At most m + 16 ops per group: one per run, plus one per 16 floats. */
+    /*
+     * At most m + 16 ops per group: one per run, plus one per 16 floats. They
+     * come in order of k (runs left to right), so ops first[g][k] ..<
+     * first[g][k + 1] store Z_k, which then stays in a register.
+     */
     store_op ops[NR / LANES][A + LANES];
-    size_t op_count[NR / LANES], group_rows[NR / LANES];
+    size_t first[NR / LANES][A + 1], group_rows[NR / LANES];
     for (size_t g = 0; g < nr / LANES; g++) {
-        op_count[g] = plan_stores(b->tiles + g * LANES, m, ops[g]);
-        size_t most = 0;
-        for (size_t i = 0; i < op_count[g]; i++) most = ops[g][i].rows > most ? ops[g][i].rows : most;
+        const size_t count = plan_stores(b->tiles + g * LANES, m, ops[g]);
+        size_t most = 0, i = 0;
+        for (size_t k = 0; k <= m; k++) {
+            first[g][k] = i;
+            while (i < count && (k == m || ops[g][i].k == k)) {
+                most = ops[g][i].rows > most ? ops[g][i].rows : most;
+                i++;
+            }
+        }
         group_rows[g] = most;
     }
+    /* A copy: the stores into y cannot change it, so it is not read again after each one. */
+    const fovea_epilogue epilogue = e != NULL ? *e : (fovea_epilogue){-INFINITY, INFINITY, 0.0f, 0, 0};
     for (size_t r = 0; r < rows; r++) {
         float *yr = y + r * b->output_plane;
         const __m512 bv = _mm512_set1_ps(bias != NULL ? bias[r] : 0.0f);
@@ -278,28 +278,31 @@ static inline WG_INLINE void output_block(const fovea_winograd_block *b, const f
             const size_t out_rows = group_rows[g];
             if (out_rows == 0) continue;
             const float *sr = s + r * points * nr + g * LANES;
-            __m512 h[A][A];
-            for (size_t py = 0; py < alpha; py++) {
-                __m512 row[A];
-                for (size_t px = 0; px < alpha; px++) row[px] = _mm512_loadu_ps(sr + (py * alpha + px) * nr);
-                output_1d(alpha, row, 1, h[py], 1);
+            /* Columns first: t[oy][px] = output row oy of patch column px (m × α live vectors, not α × α). */
+            __m512 t[A][A];
+            for (size_t px = 0; px < alpha; px++) {
+                __m512 col[A];
+                for (size_t py = 0; py < alpha; py++) col[py] = _mm512_loadu_ps(sr + (py * alpha + px) * nr);
+                output_1d(alpha, col, 1, &t[0][px], A);
             }
-            __m512 o[A][A];
-            for (size_t ox = 0; ox < m; ox++) output_1d(alpha, &h[0][ox], A, &o[0][ox], A);
             for (size_t oy = 0; oy < out_rows; oy++) {
+                __m512 o[A];
+                output_1d(alpha, t[oy], 1, o, 1);
                 for (size_t ox = 0; ox < m; ox++) {
-                    if (bias != NULL) o[oy][ox] = _mm512_add_ps(o[oy][ox], bv);
-                    if (e != NULL) o[oy][ox] = fovea_epilogue_avx512(o[oy][ox], e);
+                    if (bias != NULL) o[ox] = _mm512_add_ps(o[ox], bv);
+                    if (e != NULL) o[ox] = fovea_epilogue_avx512(o[ox], &epilogue);
                 }
                 __m512 z[A];
-                interleave_row(m, o[oy], z);
+                interleave_row(m, o, z);
                 /* Integer address arithmetic: an op's base may lie before y (masked-off lanes are never touched). */
                 const uintptr_t row = (uintptr_t)(yr + oy * width);
-                for (size_t i = 0; i < op_count[g]; i++) {
-                    const store_op *op = &ops[g][i];
-                    if (oy >= op->rows) continue;
-                    _mm512_mask_storeu_ps((float *)(row + (uintptr_t)(op->offset * (ptrdiff_t)sizeof(float))), op->mask,
-                                          z[op->k]);
+                for (size_t k = 0; k < m; k++) {
+                    for (size_t i = first[g][k]; i < first[g][k + 1]; i++) {
+                        const store_op *op = &ops[g][i];
+                        if (oy >= op->rows) continue;
+                        _mm512_mask_storeu_ps((float *)(row + (uintptr_t)(op->offset * (ptrdiff_t)sizeof(float))),
+                                              op->mask, z[k]);
+                    }
                 }
             }
         }
