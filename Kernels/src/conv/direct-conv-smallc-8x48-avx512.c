@@ -131,6 +131,36 @@ static ALWAYS_INLINE FOVEA_TARGET_AVX512 void channels_row(const fovea_conv2d_pa
 }
 
 /*
+ * Asks for what output row oh + 1 will touch while row oh computes: its input
+ * rows (read) and, after each block of 8 channels, that block's output row
+ * (prefetchw: write). A stem's output row is 32-64 planes × a few lines
+ * each, runs too short for the hardware prefetcher, and inside a network
+ * both the image and the output planes come from memory. MobileNetV2's stem
+ * (3->32, stride 2, 224 -> 112) with caches flushed before each run, Zen 4,
+ * 1 thread: 0.337 -> 0.304 ms (median of 4 alternated runs of 201).
+ */
+static FOVEA_TARGET_AVX512 void prefetch_next_input_rows(const fovea_conv2d_params *p, const float *x, int64_t oh) {
+    const int64_t width = (int64_t)p->input_width, height = (int64_t)p->input_height;
+    for (int64_t c = 0; c < (int64_t)p->channels; c++) {
+        for (int64_t kh = 0; kh < (int64_t)p->kernel_height; kh++) {
+            const int64_t ih = (oh + 1) * (int64_t)p->stride_height - (int64_t)p->pad_top + kh;
+            if (ih < 0 || ih >= height) continue;
+            const char *row = (const char *)(x + (c * height + ih) * width);
+            for (int64_t byte = 0; byte < width * (int64_t)sizeof(float); byte += 64) _mm_prefetch(row + byte, _MM_HINT_T0);
+        }
+    }
+}
+
+static FOVEA_TARGET_AVX512 void prefetch_next_output_rows(const fovea_conv2d_params *p, float *y_row, int64_t m0,
+                                                          int64_t count) {
+    const int64_t out_plane = (int64_t)(p->output_height * p->output_width), out_width = (int64_t)p->output_width;
+    for (int64_t j = 0; j < count; j++) {
+        char *next = (char *)(y_row + (m0 + j) * out_plane + out_width);
+        for (int64_t byte = 0; byte < out_width * (int64_t)sizeof(float); byte += 64) _m_prefetchw(next + byte);
+    }
+}
+
+/*
  * One output row: split its input rows, then each block of output channels
  * along the whole row (measured faster than each pixel block over all
  * channels: a channel plane's row is written in one go).
@@ -142,8 +172,13 @@ void fovea_f32_conv_smallc_8x48__avx512(const fovea_conv2d_params *p, const floa
     fovea_smallc_taps_of(p, (int64_t)oh, &taps);
     split_rows(p, x, (int64_t)oh, scratch);
     float *y_row = y + (int64_t)oh * (int64_t)p->output_width;
+    const int has_next = oh + 1 < p->output_height;
+    if (has_next) prefetch_next_input_rows(p, x, (int64_t)oh);
     int64_t m = (int64_t)m_begin;
-    for (; m + 8 <= (int64_t)m_end; m += 8) channels_row(p, &taps, scratch, w, bias, y_row, m, e, 8);
+    for (; m + 8 <= (int64_t)m_end; m += 8) {
+        channels_row(p, &taps, scratch, w, bias, y_row, m, e, 8);
+        if (has_next) prefetch_next_output_rows(p, y_row, m, 8);
+    }
     for (; m + 4 <= (int64_t)m_end; m += 4) channels_row(p, &taps, scratch, w, bias, y_row, m, e, 4);
     for (; m < (int64_t)m_end; m++) channels_row(p, &taps, scratch, w, bias, y_row, m, e, 1);
 }

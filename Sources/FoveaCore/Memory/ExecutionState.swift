@@ -20,8 +20,8 @@ final class ExecutionState: @unchecked Sendable {
     private let constants: ConstantBlock
 
     init(memory: MemoryPlan, constants: ConstantBlock) {
-        let arena = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(ArenaPlanner.alignment, memory.arenaBytes),
-                                                     alignment: ArenaPlanner.alignment)
+        let arena = HugePages.allocate(byteCount: Swift.max(ArenaPlanner.alignment, memory.arenaBytes),
+                                       alignment: ArenaPlanner.alignment)
         let bufferOffsets = memory.buffers.map(\.offset)
         self.arena = arena
         self.bufferOffsets = bufferOffsets
@@ -68,7 +68,7 @@ final class ExecutionState: @unchecked Sendable {
                           batchStride: placement.batchStride)
     }
 
-    deinit { arena.deallocate() }
+    deinit { HugePages.deallocate(arena) }
 
     /// Points every view that reads a graph input at this run's tensor.
     func bind(feeds: UnsafeBufferPointer<UnsafeRawPointer>) {
@@ -84,15 +84,14 @@ final class ConstantBlock: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
 
     init(graph: Graph, offsets: [String: Int], bytes: Int) {
-        base = UnsafeMutableRawPointer.allocate(byteCount: Swift.max(ArenaPlanner.alignment, bytes),
-                                                alignment: ArenaPlanner.alignment)
+        base = HugePages.allocate(byteCount: Swift.max(ArenaPlanner.alignment, bytes), alignment: ArenaPlanner.alignment)
         for (name, offset) in offsets {
             guard let tensor = graph.initializers[name] else { continue }
             TensorView(base: base + offset, dataType: tensor.dataType, shape: tensor.shape).copy(from: tensor)
         }
     }
 
-    deinit { base.deallocate() }
+    deinit { HugePages.deallocate(base) }
 }
 
 /// Execution states checked out per run: one arena per concurrent run, never
