@@ -158,6 +158,37 @@ static void check_random_shapes(const char *isa, test_rng *rng) {
 }
 
 /*
+ * 3×3 stride-2 convolutions without left padding, which AVX-512 packs a whole
+ * output row at a time (SqueezeNet's conv1): rows narrower and wider than a
+ * column panel (pieces crossing panel boundaries), odd and even widths, right,
+ * top and bottom padding (taps past the row or above/below the plane are
+ * zeros), batches whose images meet inside a panel, groups, and conv1 itself.
+ */
+static void check_3x3_stride2_rows(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 80; trial++) {
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        const int squeezenet = trial == 0;
+        p.groups = !squeezenet && rng_int(rng, 0, 3) == 0 ? 2 : 1;
+        p.channels = squeezenet ? 3 : p.groups * (size_t)rng_int(rng, 1, 6);
+        p.output_channels = squeezenet ? 64 : p.groups * (size_t)rng_int(rng, 1, 20);
+        p.batch = squeezenet ? 1 : (size_t)rng_int(rng, 1, 3);
+        p.input_height = squeezenet ? 224 : (size_t)rng_int(rng, 1, 20);
+        p.input_width = squeezenet ? 224 : (size_t)rng_int(rng, 1, 150);
+        p.kernel_height = p.kernel_width = 3;
+        p.stride_height = p.stride_width = 2;
+        p.dilation_height = p.dilation_width = 1;
+        p.pad_top = squeezenet ? 0 : (size_t)rng_int(rng, 0, 2);
+        const size_t pad_bottom = squeezenet ? 0 : (size_t)rng_int(rng, 0, 2);
+        const size_t pad_right = squeezenet ? 0 : (size_t)rng_int(rng, 0, 2);
+        p.output_height = output_extent(p.input_height, 3, 2, 1, p.pad_top, pad_bottom);
+        p.output_width = output_extent(p.input_width, 3, 2, 1, 0, pad_right);
+        if (p.output_height == 0 || p.output_width == 0) continue;
+        check_shape(isa, rng, p, 2000 + trial);
+    }
+}
+
+/*
  * Batches of the small planes ResNet and MobileNet end with (7×7, 14×14,
  * 1×1): many column panels hold the end of one image and the start of the
  * next, and deep reductions (K > 512) split those panels' k-blocks.
@@ -332,6 +363,7 @@ int main(void) {
         }
         check_random_shapes(test_isas[isa], &rng);
         check_batched_small_planes(test_isas[isa], &rng);
+        check_3x3_stride2_rows(test_isas[isa], &rng);
         check_pixel_rows(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");

@@ -299,6 +299,40 @@ static void stride2_cases(test_rng *rng) {
     }
 }
 
+/*
+ * 3×3 stride-2 windows (SqueezeNet's pools), whose SIMD variants take each
+ * input row's 3-wide maxima once for two output rows: every width up to 80,
+ * heights 5-13, pads, ceil mode, and inputs full of ties (zeros of both
+ * signs), NaN and infinities, so that the order in which rows and taps are
+ * folded shows in the bits.
+ */
+static void stride2_3x3_cases(test_rng *rng) {
+    for (size_t width = 3; width <= 80; width++) {
+        for (int flavour = 1; flavour <= 3; flavour++) {
+            fovea_pool2d_params p;
+            memset(&p, 0, sizeof p);
+            p.batch = 1;
+            p.channels = (size_t)rng_int(rng, 1, 3);
+            p.input_height = (size_t)rng_int(rng, 5, 13);
+            p.input_width = width;
+            p.kernel_height = p.kernel_width = 3;
+            p.stride_height = p.stride_width = 2;
+            p.dilation_height = p.dilation_width = 1;
+            const int padded = rng_int(rng, 0, 2) == 0;
+            p.pad_top = p.pad_left = padded ? 1 : 0;
+            p.pad_bottom = p.pad_right = padded ? 1 : 0;
+            const int ceil_mode = (int)rng_int(rng, 0, 1);
+            p.output_height = pooled_size(p.input_height, 3, 2, 1, p.pad_top, p.pad_bottom, ceil_mode);
+            p.output_width = pooled_size(p.input_width, 3, 2, 1, p.pad_left, p.pad_right, ceil_mode);
+            const size_t count = p.batch * p.channels * p.input_height * p.input_width;
+            fenced_buffer x = fenced_alloc(count, (int)width % 2);
+            fill_input(rng, x.data, count, flavour);
+            compare_all_variants(&p, x.data, width % 3, 1);
+            fenced_free(&x);
+        }
+    }
+}
+
 /* ---- Hand-checked numbers ------------------------------------------------------- */
 
 static fovea_pool2d_params params_2d(size_t height, size_t width, size_t out_height, size_t out_width, size_t kernel,
@@ -664,6 +698,7 @@ int main(void) {
     random_cases(&rng, 500);
     wide_step_cases(&rng, 100);
     stride2_cases(&rng);
+    stride2_3x3_cases(&rng);
     printf("random shapes: %ld compared, %ld with a padding-only window\n", cases_compared, cases_with_empty_window);
     return test_finish("test_pool2d");
 }

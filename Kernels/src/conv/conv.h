@@ -66,6 +66,17 @@ void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels
 void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t image_stride, size_t n0, size_t nc,
                        size_t nr, fovea_isa isa, float *packed);
 
+/*
+ * The same packing for 3×3 stride-2 convolutions without left padding on
+ * AVX-512, a whole output row at a time (im2col-pack-3x3s2-rows-avx512.c);
+ * whether a shape, panel width and ISA take it.
+ */
+int fovea_im2col_pack_3x3s2_rows_applies(const fovea_conv2d_params *p, size_t nr, fovea_isa isa);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_im2col_pack_3x3s2_rows__avx512(const fovea_conv2d_params *p, const float *x, size_t image_stride, size_t n0,
+                                          size_t nc, size_t nr, float *packed);
+#endif
+
 /* dst[q] = src[2q] for q < count: the stride-2 gather of im2col rows, per ISA. */
 typedef void (*fovea_gather_stride2_fn)(float *dst, const float *src, size_t count);
 void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count);

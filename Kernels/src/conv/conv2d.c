@@ -308,8 +308,13 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
                     if (cp.straddles || width < nr) pack_pointwise_panel(r, g, c0, width, nr, b + (c0 - n0) * k);
                 }
             } else {
-                fovea_im2col_pack(p, r->x + g * group_channels * input_plane, p->channels * input_plane, n0,
-                                  n_end - n0, nr, (fovea_isa)r->h->isa, b);
+                const float *x = r->x + g * group_channels * input_plane;
+#if FOVEA_HAVE_X86_VARIANTS
+                if (fovea_im2col_pack_3x3s2_rows_applies(p, nr, (fovea_isa)r->h->isa))
+                    fovea_im2col_pack_3x3s2_rows__avx512(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
+                else
+#endif
+                    fovea_im2col_pack(p, x, p->channels * input_plane, n0, n_end - n0, nr, (fovea_isa)r->h->isa, b);
             }
             packed_block = block_index;
         }

@@ -8,8 +8,9 @@
  * Column stride 2 (3×3 and 2×2 stride-2 pooling, the common CNN cases) reads
  * each window row with contiguous loads and permutes (load-avx512.h) instead
  * of one strided load per tap, and when the windows of two output rows
- * overlap (3×3 stride 2) it loads each shared input row once for both. Other
- * strides load each tap.
+ * overlap (3×3 stride 2) it loads each shared input row once for both; full
+ * 3×3 windows take each input row's 3-wide maxima once, as independent
+ * chains (window_3x3s2_row_pair). Other strides load each tap.
  */
 #include "load-avx512.h"
 
@@ -54,6 +55,39 @@ border_columns(const fovea_pool2d_params *p, const float *x, float *y_row, fovea
     }
 }
 
+/* The window-row maximum of `lanes` 3-wide stride-2 windows from `row`: its taps folded into -FLT_MAX in order. */
+static inline FOVEA_TARGET_AVX512 __attribute__((always_inline)) __m512 row_max_3s2(const float *row, int64_t lanes) {
+    return fold_taps(_mm512_set1_ps(-FLT_MAX), fovea_load_s2_row_avx512(row, lanes, 3), 3);
+}
+
+/*
+ * Two output rows of full 3×3 stride-2 windows (input rows 0-2 and 2-4 from
+ * `rows`, already offset by the left padding): each input row's 3-wide maxima
+ * once, row 2's for both outputs, then the rows' maxima in order. Of equal
+ * values the first in tap order still wins (a row's maximum is its first
+ * largest tap, a later row replaces it only if larger), and NaN never does:
+ * the scalar variant's bits. The five rows are independent, unlike one chain
+ * of 18 dependent maxima through the taps.
+ */
+static inline FOVEA_TARGET_AVX512 __attribute__((always_inline)) void
+window_3x3s2_row_pair(const float *rows, int64_t width, float *y_row, int64_t out_width, fovea_column_range interior) {
+    for (int64_t ow = interior.begin; ow < interior.end; ow += 16) {
+        const int64_t lanes = interior.end - ow < 16 ? interior.end - ow : 16;
+        const float *r = rows + 2 * ow;
+        __m512 h0, h1, h2, h3, h4;
+        if (lanes == 16) {
+            h0 = row_max_3s2(r, 16), h1 = row_max_3s2(r + width, 16), h2 = row_max_3s2(r + 2 * width, 16);
+            h3 = row_max_3s2(r + 3 * width, 16), h4 = row_max_3s2(r + 4 * width, 16);
+        } else {
+            h0 = row_max_3s2(r, lanes), h1 = row_max_3s2(r + width, lanes), h2 = row_max_3s2(r + 2 * width, lanes);
+            h3 = row_max_3s2(r + 3 * width, lanes), h4 = row_max_3s2(r + 4 * width, lanes);
+        }
+        const __mmask16 store = fovea_low_lanes_avx512(lanes);
+        _mm512_mask_storeu_ps(y_row + ow, store, _mm512_max_ps(h2, _mm512_max_ps(h1, h0)));
+        _mm512_mask_storeu_ps(y_row + out_width + ow, store, _mm512_max_ps(h4, _mm512_max_ps(h3, h2)));
+    }
+}
+
 static inline FOVEA_TARGET_AVX512 __attribute__((always_inline)) void
 maxpool_s2(const fovea_pool2d_params *p, const float *x, float *y, int64_t kernel_width, int64_t dw) {
     const int64_t width = (int64_t)p->input_width;
@@ -76,6 +110,11 @@ maxpool_s2(const fovea_pool2d_params *p, const float *x, float *y, int64_t kerne
                 const int64_t a0 = ih0 + rows.first, a1 = ih0 + rows.end;
                 const int64_t b0 = ih0 + sh + next.first, b1 = ih0 + sh + next.end;
                 border_columns(p, x, y_row + out_width, next, ih0 + sh, interior);
+                if (kernel_width == 3 && a1 - a0 == 3 && b0 == a0 + 2 && b1 - b0 == 3) {
+                    window_3x3s2_row_pair(x + a0 * width - pad_left, width, y_row, out_width, interior);
+                    oh += 2;
+                    continue;
+                }
                 for (int64_t ow = interior.begin; ow < interior.end; ow += 16) {
                     const int64_t lanes = interior.end - ow < 16 ? interior.end - ow : 16;
                     __m512 max0 = lowest, max1 = lowest;
