@@ -361,11 +361,13 @@ static void describe_block(const run_plan *plan, size_t block, fovea_winograd_ti
 
 /*
  * One thread's share: work units [begin, end), unit = block · chunks + chunk.
- * A block's input transform is kept while consecutive units use it.
+ * A block's input transform is kept while consecutive units use it. With
+ * shared_v (one block, transformed already by all threads together) the
+ * units use it and transform nothing.
  */
-static void run_units(const run_plan *plan, unsigned char *slice, size_t begin, size_t end) {
+static void run_units(const run_plan *plan, unsigned char *slice, size_t begin, size_t end, const float *shared_v) {
     const fovea_conv2d_params *p = plan->p;
-    float *v = (float *)(slice + plan->v_offset);
+    float *v = shared_v != NULL ? (float *)shared_v : (float *)(slice + plan->v_offset);
     float *s = (float *)(slice + plan->s_offset);
     fovea_winograd_tile_info *info = (fovea_winograd_tile_info *)(slice + plan->info_offset);
     const size_t C = p->channels, M = p->output_channels, mr = plan->mr, nr = plan->nr, points = plan->points;
@@ -379,7 +381,7 @@ static void run_units(const run_plan *plan, unsigned char *slice, size_t begin, 
         const size_t block = unit / plan->chunks, chunk = unit % plan->chunks;
         if (block != transformed) {
             describe_block(plan, block, info);
-            plan->input(&blk, plan->x, v);
+            if (shared_v == NULL) plan->input(&blk, plan->x, v);
             transformed = block;
         }
         const size_t first = chunk * plan->panels / plan->chunks, last = (chunk + 1) * plan->panels / plan->chunks;
@@ -432,7 +434,34 @@ typedef struct winograd_job {
 
 static void run_share(void *context, size_t id, size_t count) {
     const winograd_job *j = (const winograd_job *)context;
-    run_units(j->plan, j->slices + id * j->plan->slice, j->units * id / count, j->units * (id + 1) / count);
+    run_units(j->plan, j->slices + id * j->plan->slice, j->units * id / count, j->units * (id + 1) / count, NULL);
+}
+
+/*
+ * The one-block case (7×7, 13×13, 14×14 planes at batch 1) on several threads:
+ * every thread would transform the whole block before its row panels, so
+ * instead each transforms a share of the channels into thread 0's v first.
+ */
+static void transform_share(void *context, size_t id, size_t count) {
+    const winograd_job *j = (const winograd_job *)context;
+    const run_plan *plan = j->plan;
+    const fovea_conv2d_params *p = plan->p;
+    unsigned char *slice = j->slices + id * plan->slice;
+    fovea_winograd_tile_info *info = (fovea_winograd_tile_info *)(slice + plan->info_offset);
+    float *v = (float *)(j->slices + plan->v_offset);
+    const size_t C = p->channels, nr = plan->nr, c0 = C * id / count, c1 = C * (id + 1) / count;
+    if (c0 == c1) return;
+    describe_block(plan, 0, info);
+    const fovea_winograd_block blk = {info, nr, c1 - c0, fovea_winograd_point_stride(C, nr), p->input_width,
+                                      p->input_height * p->input_width, p->output_width,
+                                      p->output_height * p->output_width};
+    plan->input(&blk, plan->x + c0 * blk.input_plane, v + c0 * nr);
+}
+
+static void gemm_share(void *context, size_t id, size_t count) {
+    const winograd_job *j = (const winograd_job *)context;
+    run_units(j->plan, j->slices + id * j->plan->slice, j->units * id / count, j->units * (id + 1) / count,
+              (const float *)(j->slices + j->plan->v_offset));
 }
 
 fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
@@ -515,6 +544,11 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
     unsigned char *slices = (unsigned char *)workspace;
     slices += (WORKSPACE_ALIGN - (uintptr_t)slices % WORKSPACE_ALIGN) % WORKSPACE_ALIGN;
     const winograd_job job = {&plan, slices, units};
-    fovea_parallel_run(t, run_share, (void *)&job);
+    if (t > 1 && plan.blocks == 1) {
+        fovea_parallel_run(t, transform_share, (void *)&job);
+        fovea_parallel_run(t, gemm_share, (void *)&job);
+    } else {
+        fovea_parallel_run(t, run_share, (void *)&job);
+    }
     return FOVEA_STATUS_OK;
 }
