@@ -21,8 +21,8 @@ public struct BackendRegistry: Sendable {
     }
 
     /// Fovea's built-in backends, fastest first: `kernels` (C, per-ISA kernels:
-    /// 0.79× and 0.82× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads
-    /// on Zen 4, against 1.31× and 1.29× for `simd` when last measured), then `simd` for what the kernels
+    /// 0.75× and 0.79× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads
+    /// on Zen 4 (2026-11-24), against 1.31× and 1.29× for `simd` when last measured), then `simd` for what the kernels
     /// do not run, then `blas`, which runs only Conv, Gemm and MatMul (force it
     /// with `blas,simd`).
     public static let standard = BackendRegistry.standard(winograd: .measured)
