@@ -36,6 +36,12 @@ static inline int fovea_conv_is_pointwise(const fovea_conv2d_params *p) {
            p->output_width == p->input_width;
 }
 
+/* 3×3, stride 2, no dilation: the shape whose packers read each input row once for its three kw taps. */
+static inline int fovea_conv_is_3x3_stride2(const fovea_conv2d_params *p) {
+    return p->kernel_height == 3 && p->kernel_width == 3 && p->stride_height == 2 && p->stride_width == 2 &&
+           p->dilation_height == 1 && p->dilation_width == 1;
+}
+
 /*
  * Small planes on AVX-512 run with pixels as the tile's rows and output
  * channels as its lanes (conv2d-pixel-rows.c): whether this shape does.

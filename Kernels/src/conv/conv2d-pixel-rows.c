@@ -75,8 +75,7 @@ static void pack_groups(const fovea_conv_header *h, const float *x, size_t first
 
 /* 3×3 stride 2, pad 1 on the left: one input row gives all three kw taps (fovea_gather_stride2_taps3__avx512). */
 static int is_stride2_3x3(const fovea_conv2d_params *p) {
-    return p->kernel_height == 3 && p->kernel_width == 3 && p->stride_height == 2 && p->stride_width == 2 &&
-           p->dilation_height == 1 && p->dilation_width == 1 && p->pad_left == 1;
+    return fovea_conv_is_3x3_stride2(p) && p->pad_left == 1;
 }
 
 /*

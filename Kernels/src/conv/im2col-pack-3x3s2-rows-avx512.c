@@ -11,9 +11,7 @@
 #include <string.h>
 
 int fovea_im2col_pack_3x3s2_rows_applies(const fovea_conv2d_params *p, size_t nr, fovea_isa isa) {
-    return isa == FOVEA_ISA_AVX512 && nr >= 16 && p->kernel_height == 3 && p->kernel_width == 3 &&
-           p->stride_height == 2 && p->stride_width == 2 && p->dilation_height == 1 && p->dilation_width == 1 &&
-           p->pad_left == 0;
+    return isa == FOVEA_ISA_AVX512 && nr >= 16 && fovea_conv_is_3x3_stride2(p) && p->pad_left == 0;
 }
 
 #if FOVEA_HAVE_X86_VARIANTS

@@ -94,9 +94,7 @@ void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t imag
     const fovea_gather_stride2_taps3_fn gather_taps3 = fovea_gather_stride2_taps3__scalar;
 #endif
     /* 3×3 stride 2 with one column of left padding: each input row read once for its three kw taps. */
-    const int three_taps = p->kernel_height == 3 && p->kernel_width == 3 && p->stride_height == 2 &&
-                           p->stride_width == 2 && p->dilation_height == 1 && p->dilation_width == 1 &&
-                           p->pad_left == 1;
+    const int three_taps = fovea_conv_is_3x3_stride2(p) && p->pad_left == 1;
     const size_t group_channels = p->channels / p->groups;
     const size_t plane_size = p->input_height * p->input_width;
     const size_t taps = p->kernel_height * p->kernel_width;

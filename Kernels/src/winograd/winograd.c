@@ -313,6 +313,7 @@ typedef struct run_plan {
     const fovea_epilogue *epilogue;
     fovea_gemm_ukernel_fn ukernel;
     fovea_gemm_ukernel_prefetch_fn ukernel_prefetch; /* NULL: prefetch in a loop before each call */
+    size_t a_lines; /* cache lines of one point's slice of a weight panel */
     fovea_winograd_input_fn input;
     fovea_winograd_output_fn output;
     size_t tile, alpha, points;
@@ -374,8 +375,6 @@ static void run_units(const run_plan *plan, unsigned char *slice, size_t begin, 
     const size_t point_stride = fovea_winograd_point_stride(C, nr);
     const fovea_winograd_block blk = {info, nr, C, point_stride, p->input_width, p->input_height * p->input_width,
                                       p->output_width, p->output_height * p->output_width};
-    /* Cache lines of one point's slice of a panel: one per k while the microkernel runs. */
-    const size_t a_lines = (C * mr * sizeof(float) + 63) / 64;
     size_t transformed = SIZE_MAX;
     for (size_t unit = begin; unit < end; unit++) {
         const size_t block = unit / plan->chunks, chunk = unit % plan->chunks;
@@ -401,7 +400,7 @@ static void run_units(const run_plan *plan, unsigned char *slice, size_t begin, 
                 const float *ax = a + xi * C * mr, *bx = v + xi * point_stride;
                 if (next != NULL && plan->ukernel_prefetch != NULL) {
                     plan->ukernel_prefetch(rows, nr, C, ax, bx, s + xi * nr, points * nr, NULL, 0, NULL,
-                                           next + xi * C * mr, a_lines);
+                                           next + xi * C * mr, plan->a_lines);
                     continue;
                 }
                 if (next != NULL) {
@@ -511,8 +510,9 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
     plan.bias = bias != NULL ? bias : h.has_bias ? packed_bias : NULL;
     plan.epilogue = fovea_winograd_epilogue_active(&epilogue) ? &epilogue : NULL;
     plan.ukernel = cfg->ukernel;
-    /* One prefetch per k covers a point's slice only if it has no more lines than k values. */
-    plan.ukernel_prefetch = (C * plan.mr * sizeof(float) + 63) / 64 <= C ? cfg->ukernel_prefetch : NULL;
+    /* The microkernel prefetches one line per k, so it covers a point's slice only if that has no more lines than k values. */
+    plan.a_lines = (C * plan.mr * sizeof(float) + 63) / 64;
+    plan.ukernel_prefetch = plan.a_lines <= C ? cfg->ukernel_prefetch : NULL;
     plan.input = set->input[which];
     plan.output = set->output[which];
     plan.tiles_w = (p->output_width + tile - 1) / tile;
