@@ -201,6 +201,62 @@ final class MemoryPlannerTests: XCTestCase {
         XCTAssertLessThanOrEqual(ratios[ratios.count / 2], 1.05)
     }
 
+    /// A chain of five steps whose values could each reuse the bytes of the
+    /// value two steps back: one thread reuses them at once; two threads wait
+    /// ``MemoryPlanner/multiThreadReuseDelay`` steps past the last read.
+    func testTwoThreadsDelayTheReuseOfFreshlyReadBytes() throws {
+        let chain = ["a", "b", "c", "d", "e", "y"]
+        var nodes: [Node] = []
+        var previous = "x"
+        for name in chain {
+            nodes.append(Node(name: name, op: .maxPool(pool1), inputs: [previous], outputs: [name]))
+            previous = name
+        }
+        let graph = Graph(name: "chain", inputs: [input("x", [1, 8, 4, 4])], outputs: [output("y")], nodes: nodes)
+        let feeds = ["x": random([1, 8, 4, 4], seed: 11)]
+        let delay = MemoryPlanner.multiThreadReuseDelay
+        XCTAssertGreaterThan(delay, 0)
+
+        let one = try check(graph, feeds, threads: 1)
+        XCTAssertEqual(offset(one, "c"), offset(one, "a"), "one thread: c takes a's bytes as soon as b has read them")
+        XCTAssertEqual(one.memory.arenaBytes, 2 * 8 * 16 * 4)
+
+        let two = try check(graph, feeds, threads: 2)
+        XCTAssertNil(firstEarlyReuse(two.memory, delay: delay))
+        XCTAssertNotEqual(offset(two, "c"), offset(two, "a"))
+        XCTAssertEqual(two.memory.arenaBytes, (2 + delay) * 8 * 16 * 4)
+    }
+
+    /// The delay holds on random graphs at two threads.
+    func testRandomGraphsAtTwoThreadsDelayReuse() throws {
+        for seed in 0..<200 {
+            let (graph, feeds) = RandomGraphs.make(seed: UInt64(seed))
+            let plan = try check(graph, feeds, threads: 2)
+            if let early = firstEarlyReuse(plan.memory, delay: MemoryPlanner.multiThreadReuseDelay) {
+                XCTFail("seed \(seed): \(early)")
+            }
+        }
+    }
+
+    private func offset(_ plan: ExecutionPlan, _ value: String) -> Int? {
+        plan.memory.values.first { $0.name == value }?.offset
+    }
+
+    /// Two values of different buffers (both no larger than the delay's size
+    /// limit) that share a byte, the second written within `delay` steps of
+    /// the first's last read.
+    private func firstEarlyReuse(_ memory: MemoryPlan, delay: Int) -> String? {
+        let small = memory.values.filter { memory.buffers[$0.buffer].bytes <= MemoryPlanner.reuseDelayMaxBytes }
+        for a in small {
+            for b in small where a.buffer != b.buffer && a.lastStep < b.firstStep && b.firstStep - a.lastStep <= delay {
+                if a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes {
+                    return "\(b.name) (written at step \(b.firstStep)) reuses \(a.name)'s bytes (last read at step \(a.lastStep))"
+                }
+            }
+        }
+        return nil
+    }
+
     func testSixteenConcurrentRunsMatchSequentialOnes() throws {
         let (graph, _) = RandomGraphs.make(seed: 77)
         let plan = try ExecutionPlan(graph: graph, inputShapes: [:], maxThreads: 2)

@@ -17,10 +17,30 @@
 /// 4. **Offsets.** Each buffer lives from the first step that writes any of
 ///    its values to the last that reads one (graph outputs to the end); every
 ///    step's workspace lives during its step; ``ArenaPlanner`` places them.
+///    With more than one thread, small buffers stay reserved
+///    ``multiThreadReuseDelay`` steps longer.
 ///
 /// Without ``MemoryPlan/Options/reuseMemory`` steps 3 is skipped and every
 /// buffer lives to the end, so every value survives the run.
 public enum MemoryPlanner {
+    /// With more than one thread, a small buffer's bytes are not handed to
+    /// another value until this many steps after its last read.
+    ///
+    /// Why: a step's threads usually all read the whole of their input (a
+    /// 1×1 convolution split by output channels does), so its lines end up
+    /// shared in every core's cache. A value written over them one or two
+    /// steps later pays for every store with an invalidation on the other
+    /// core: MobileNetV2's 7×7 and 14×14 depthwise layers ran slower on two
+    /// threads than on one for that reason. Bytes freed a few steps earlier
+    /// were last touched by one thread per part (a depthwise input, split by
+    /// channels) or have left the caches.
+    public static let multiThreadReuseDelay = 2
+
+    /// Buffers larger than this keep no reuse delay: they are larger than a
+    /// core's L2, so little of them is still cached when the bytes are reused,
+    /// and delaying them would grow the arena for nothing.
+    public static let reuseDelayMaxBytes = 1 << 20
+
     /// What the planner needs to know about one step.
     public struct StepInfo {
         /// The graph node the step runs.
@@ -283,12 +303,14 @@ public enum MemoryPlanner {
                 let read = options.reuseMemory ? (lastRead[name] ?? written) : stepCount
                 last[r] = Swift.max(last[r] ?? read, read)
             }
+            let delay = maxThreads > 1 ? MemoryPlanner.multiThreadReuseDelay : 0
             var requests: [ArenaPlanner.Request] = []
             var roles: [String] = []
             var requestContents: [[String]] = []
             var requestOfBuffer: [Int: Int] = [:]
             for r in bufferBytes.indices where root(r) == r {
-                guard let names = contents[r], let start = first[r], let end = last[r] else { continue }
+                guard let names = contents[r], let start = first[r], var end = last[r] else { continue }
+                if bufferBytes[r] <= MemoryPlanner.reuseDelayMaxBytes { end = Swift.min(stepCount, end + delay) }
                 requestOfBuffer[r] = requests.count
                 requests.append(ArenaPlanner.Request(bytes: bufferBytes[r], firstStep: start, lastStep: end))
                 roles.append("value")
