@@ -275,8 +275,19 @@ static inline WG_INLINE size_t plan_stores(const fovea_winograd_tile_info *tiles
     return count;
 }
 
+/* What output_block applies after the bias, fixed per instantiation so that no per-vector test remains. */
+enum finish_kind { FINISH_NONE, FINISH_RELU, FINISH_EPILOGUE };
+
+static inline WG_INLINE __m512 finish(__m512 v, __m512 bias, const fovea_epilogue *e, enum finish_kind kind) {
+    v = _mm512_add_ps(v, bias); /* −0 when there is none: adds nothing, keeps −0 and NaN */
+    if (kind == FINISH_RELU) return _mm512_max_ps(v, _mm512_setzero_ps()); /* NaN becomes 0, as ReLU */
+    if (kind == FINISH_EPILOGUE) return fovea_epilogue_avx512(v, e);
+    return v;
+}
+
 static inline WG_INLINE void output_block(const fovea_winograd_block *b, const float *s, size_t rows,
-                                          const float *bias, const fovea_epilogue *e, float *y, const size_t alpha) {
+                                          const float *bias, const fovea_epilogue *e, float *y, const size_t alpha,
+                                          const enum finish_kind kind) {
     const size_t m = alpha - 2, nr = b->nr, width = b->output_width, points = alpha * alpha;
     /*
      * At most m + 16 ops per group: one per run, plus one per 16 floats. They
@@ -301,7 +312,7 @@ static inline WG_INLINE void output_block(const fovea_winograd_block *b, const f
     const fovea_epilogue epilogue = e != NULL ? *e : (fovea_epilogue){-INFINITY, INFINITY, 0.0f, 0, 0};
     for (size_t r = 0; r < rows; r++) {
         float *yr = y + r * b->output_plane;
-        const __m512 bv = _mm512_set1_ps(bias != NULL ? bias[r] : 0.0f);
+        const __m512 bv = _mm512_set1_ps(bias != NULL ? bias[r] : -0.0f);
         for (size_t g = 0; g < nr / LANES; g++) {
             const size_t out_rows = group_rows[g];
             if (out_rows == 0) continue;
@@ -316,10 +327,7 @@ static inline WG_INLINE void output_block(const fovea_winograd_block *b, const f
             for (size_t oy = 0; oy < out_rows; oy++) {
                 __m512 o[A];
                 output_1d(alpha, t[oy], 1, o, 1);
-                for (size_t ox = 0; ox < m; ox++) {
-                    if (bias != NULL) o[ox] = _mm512_add_ps(o[ox], bv);
-                    if (e != NULL) o[ox] = fovea_epilogue_avx512(o[ox], &epilogue);
-                }
+                for (size_t ox = 0; ox < m; ox++) o[ox] = finish(o[ox], bv, &epilogue, kind);
                 __m512 z[A];
                 interleave_row(m, o, z);
                 /* Integer address arithmetic: an op's base may lie before y (masked-off lanes are never touched). */
@@ -346,7 +354,13 @@ static inline WG_INLINE void output_block(const fovea_winograd_block *b, const f
                                                                    const float *s, size_t rows,                  \
                                                                    const float *bias,                            \
                                                                    const fovea_epilogue *epilogue, float *y) {   \
-        output_block(block, s, rows, bias, epilogue, y, alpha);                                                  \
+        if (epilogue == NULL) {                                                                                  \
+            output_block(block, s, rows, bias, epilogue, y, alpha, FINISH_NONE);                                 \
+        } else if (epilogue->relu && epilogue->lo == 0.0f && epilogue->hi == INFINITY && !epilogue->leaky) {    \
+            output_block(block, s, rows, bias, epilogue, y, alpha, FINISH_RELU);                                 \
+        } else {                                                                                                 \
+            output_block(block, s, rows, bias, epilogue, y, alpha, FINISH_EPILOGUE);                             \
+        }                                                                                                        \
     }
 
 FOVEA_WINOGRAD_AVX512(2, 4)
