@@ -3,14 +3,14 @@
  * lane per tile), so a transformed value of 16 tiles is one store into the B
  * panel, and the output transform reads 16 tiles of the scratch at once.
  *
- * Input: for each patch row u, the rows of 16 tiles are loaded by masked loads
- * straight into their lanes (tile i | tile i+8 paired in 8 registers; a
- * left-edge tile's row addressed col_lo floats early, so its padding lanes
- * stay zero) and transposed in 256-bit halves into α vectors of "column v of
- * 16 tiles". Output: the columns are transformed first, then each output row
- * of 16 tiles is interleaved back into the tiles' rows laid end to end and
- * written with 64-byte masked stores, one run of horizontally adjacent tiles
- * at a time.
+ * Input: for each patch row u, the rows of 16 tiles are loaded 8 floats each
+ * (tile i | tile i+8 paired in 8 registers; a left-edge tile's row addressed
+ * col_lo floats early), by plain loads where the window stays inside the
+ * plane, and transposed in 256-bit halves into α vectors of "column v of 16
+ * tiles", the transpose zeroing the lanes of padding. Output: the columns are
+ * transformed first, then each output row of 16 tiles is interleaved back
+ * into the tiles' rows laid end to end and written with 64-byte masked
+ * stores, one run of horizontally adjacent tiles at a time.
  */
 #include "winograd.h"
 #include "../gemm/epilogue-avx512.h"
@@ -41,10 +41,6 @@ static inline WG_INLINE void output_1d(size_t alpha, const __m512 *d, size_t ds,
     if (alpha == 4) avx512_output_f2(d, ds, o, os);
     else if (alpha == 6) avx512_output_f4(d, ds, o, os);
     else avx512_output_f6(d, ds, o, os);
-}
-
-static inline WG_INLINE __mmask16 first_lanes(size_t count) {
-    return (__mmask16)((1u << count) - 1u); /* count <= 8 */
 }
 
 /*
