@@ -407,6 +407,61 @@ static void wide_pads(void) {
     fovea_kernels_set_isa("auto");
 }
 
+/*
+ * Inputs that end at an inaccessible page on either side, at sizes where the
+ * AVX-512 input transform's 8-float row windows meet a plane's first or last
+ * float (plain loads inside a plane, masked ones across its edges, planes
+ * smaller than a window): every tile, ISA and thread count 1 and 2 (the same
+ * bits), batch 2, pads 0 and 1, channel counts that are not multiples of 16.
+ */
+static void plane_edges(test_rng *rng) {
+    static const size_t sizes[][2] = {{2, 3}, {4, 4}, {7, 7}, {9, 14}, {14, 14}, {13, 6}};
+    const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        for (size_t pad = 0; pad < 2; pad++) {
+            for (int at_end = 0; at_end < 2; at_end++) {
+                const size_t H = sizes[si][0], W = sizes[si][1], C = at_end ? 17 : 5, M = 9;
+                if (H + 2 * pad < 3 || W + 2 * pad < 3) continue;
+                const fovea_conv2d_params p = conv3x3(2, C, M, H, W, H + 2 * pad - 2, W + 2 * pad - 2, pad, pad);
+                char text[160];
+                describe(&p, text, sizeof text);
+                const size_t x_count = 2 * C * H * W, out_count = 2 * M * p.output_height * p.output_width;
+                fenced_buffer x = fenced_alloc(x_count, at_end);
+                float *w = (float *)malloc(M * C * 9 * sizeof(float)), *bias = (float *)malloc(M * sizeof(float));
+                double *ref = (double *)malloc(out_count * sizeof(double));
+                float *one = (float *)malloc(out_count * sizeof(float)), *two = (float *)malloc(out_count * sizeof(float));
+                if (w == NULL || bias == NULL || ref == NULL || one == NULL || two == NULL) exit(2);
+                fill_input(rng, x.data, x_count, 1);
+                fill_weights(rng, w, M * C * 9, C);
+                for (size_t i = 0; i < M; i++) bias[i] = 0.5f * rng_float(rng);
+                naive_conv(&p, x.data, w, bias, ref);
+                for (int t = 0; t < 3; t++) {
+                    for (int isa = 0; isa < test_isa_count; isa++) {
+                        if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
+                        size_t bytes = 0;
+                        void *packed = pack(&p, tiles[t], w, bias, &bytes);
+                        if (packed == NULL) continue;
+                        const double error = run_and_measure(&p, packed, x.data, ref, NULL, &relu, 0, 1, 0, one);
+                        CHECK(error >= 0.0 && error <= tolerances[t], "F%zu %s: plane edges, error %.3g (%s)", tiles[t],
+                              test_isas[isa], error, text);
+                        run_and_measure(&p, packed, x.data, ref, NULL, &relu, 0, 2, 0, two);
+                        CHECK(memcmp(one, two, out_count * sizeof(float)) == 0, "F%zu %s: 2 threads differ (%s)",
+                              tiles[t], test_isas[isa], text);
+                        free(packed);
+                    }
+                }
+                fenced_free(&x);
+                free(w);
+                free(bias);
+                free(ref);
+                free(one);
+                free(two);
+            }
+        }
+    }
+    fovea_kernels_set_isa("auto");
+}
+
 /* ---- Bad arguments ------------------------------------------------------------------------ */
 
 static int untouched(const unsigned char *bytes, size_t count, unsigned char pattern) {
@@ -530,6 +585,7 @@ int main(void) {
     known_values();
     isa_follows_packing(&rng);
     wide_pads();
+    plane_edges(&rng);
     bad_arguments();
     int cases = 0;
     for (int i = 0; cases < 200; i++) {

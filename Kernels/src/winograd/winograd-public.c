@@ -108,7 +108,9 @@ fovea_status fovea_winograd_input_transform_f32(const char *isa, fovea_winograd_
 
     fovea_winograd_tile_info info[FOVEA_WINOGRAD_MAX_NR];
     describe(m, nr, tiles, info);
-    const fovea_winograd_block block = {info, nr, channels, v_point_stride, x_row_stride, x_channel_stride, 0, 0};
+    /* The last channel's patch rows end at its last row's last tile. */
+    const fovea_winograd_block block = {info, nr, channels, v_point_stride, x_row_stride, x_channel_stride, 0, 0,
+                                        (alpha - 1) * x_row_stride + row};
     set->input[m / 2 - 1](&block, x, v);
     return FOVEA_STATUS_OK;
 }
@@ -137,7 +139,7 @@ fovea_status fovea_winograd_output_transform_f32(const char *isa, fovea_winograd
 
     fovea_winograd_tile_info info[FOVEA_WINOGRAD_MAX_NR];
     describe(m, nr, tiles, info);
-    const fovea_winograd_block block = {info, nr, 0, 0, 0, 0, y_row_stride, y_channel_stride};
+    const fovea_winograd_block block = {info, nr, 0, 0, 0, 0, y_row_stride, y_channel_stride, 0};
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     set->output[m / 2 - 1](&block, s, output_channels, bias,
                            fovea_winograd_epilogue_active(&epilogue) ? &epilogue : NULL, y);

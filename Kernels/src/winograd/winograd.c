@@ -374,7 +374,8 @@ static void run_units(const run_plan *plan, unsigned char *slice, size_t begin, 
     const size_t C = p->channels, M = p->output_channels, mr = plan->mr, nr = plan->nr, points = plan->points;
     const size_t point_stride = fovea_winograd_point_stride(C, nr);
     const fovea_winograd_block blk = {info, nr, C, point_stride, p->input_width, p->input_height * p->input_width,
-                                      p->output_width, p->output_height * p->output_width};
+                                      p->output_width, p->output_height * p->output_width,
+                                      p->input_height * p->input_width};
     size_t transformed = SIZE_MAX;
     for (size_t unit = begin; unit < end; unit++) {
         const size_t block = unit / plan->chunks, chunk = unit % plan->chunks;
@@ -453,7 +454,7 @@ static void transform_share(void *context, size_t id, size_t count) {
     describe_block(plan, 0, info);
     const fovea_winograd_block blk = {info, nr, c1 - c0, fovea_winograd_point_stride(C, nr), p->input_width,
                                       p->input_height * p->input_width, p->output_width,
-                                      p->output_height * p->output_width};
+                                      p->output_height * p->output_width, p->input_height * p->input_width};
     plan->input(&blk, plan->x + c0 * blk.input_plane, v + c0 * nr);
 }
 

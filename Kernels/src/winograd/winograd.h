@@ -59,6 +59,7 @@ typedef struct fovea_winograd_block {
     size_t input_plane;                    /* input_height · input_width: channel stride of x */
     size_t output_width;                   /* row stride of y */
     size_t output_plane;                   /* output_height · output_width: channel stride of y */
+    size_t input_extent;                   /* floats from the start of each channel's plane that may be read */
 } fovea_winograd_block;
 
 /* The floats between two points' B panels: C·NR plus one cache line. */
