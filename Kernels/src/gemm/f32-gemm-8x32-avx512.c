@@ -12,6 +12,18 @@
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
 
+/*
+ * B read in place (1×1 convolutions: each k a row H·W floats from the last,
+ * on its own page for large planes) comes from L2 row by row, which the
+ * hardware prefetchers do not follow. The strided tile prefetches B into L1
+ * this many rows ahead, running on into the next column panel (b + 32, the
+ * caller's next tile) past its last row. Measured on Zen 4 (ResNet-50's 1×1
+ * layers on 56×56 and 28×28, 1 thread): K 256 gains 4-5%, K 64 1.5-3%; 16
+ * rows was 0.5% slower on K 256, and prefetching the whole next panel at once
+ * slowed K 128 by 1.3% (two 16 KB panels do not share L1).
+ */
+enum { B_ROWS_AHEAD = 24 };
+
 static inline FOVEA_TARGET_AVX512 __mmask16 lanes(size_t count) {
     return count >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << count) - 1u);
 }
@@ -38,13 +50,23 @@ static inline FOVEA_TARGET_AVX512 void store_row(float *row, __m512 v0, __m512 v
 
 static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
     size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb, float *c, size_t ldc,
-    const float *bias, int accumulate, const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines) {
+    const float *bias, int accumulate, const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines,
+    int in_place) {
     __m512 c00 = _mm512_setzero_ps(), c01 = _mm512_setzero_ps(), c10 = _mm512_setzero_ps(), c11 = _mm512_setzero_ps();
     __m512 c20 = _mm512_setzero_ps(), c21 = _mm512_setzero_ps(), c30 = _mm512_setzero_ps(), c31 = _mm512_setzero_ps();
     __m512 c40 = _mm512_setzero_ps(), c41 = _mm512_setzero_ps(), c50 = _mm512_setzero_ps(), c51 = _mm512_setzero_ps();
     __m512 c60 = _mm512_setzero_ps(), c61 = _mm512_setzero_ps(), c70 = _mm512_setzero_ps(), c71 = _mm512_setzero_ps();
+    /* At most a panel ahead: a short reduction (K 16) prefetches the whole next panel, row k at step k. */
+    const size_t ahead_rows = kc < B_ROWS_AHEAD ? kc : B_ROWS_AHEAD;
     for (size_t k = 0; k < kc; k++) {
         if (k < prefetch_lines) _mm_prefetch((const char *)(prefetch + 16 * k), _MM_HINT_T1);
+        if (in_place) {
+            const float *ahead = k + ahead_rows < kc ? b + ahead_rows * ldb : b + 32 + (ahead_rows - kc) * ldb;
+            _mm_prefetch((const char *)ahead, _MM_HINT_T0);
+            _mm_prefetch((const char *)(ahead + 16), _MM_HINT_T0);
+            /* The next tile's C rows (its two lines each), for writing and for a residual add's loads. */
+            if (k < 2 * mr) _mm_prefetch((const char *)(c + (k / 2) * ldc + 32 + 16 * (k % 2)), _MM_HINT_ET0);
+        }
         const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
         __m512 av;
 #define FOVEA_ROW(r)                              \
@@ -65,18 +87,18 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
 }
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,
                         const float *bias, int accumulate, const fovea_epilogue *epilogue) {
-    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue, NULL, 0);
+    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue, NULL, 0, 0);
 }
 
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512_prefetch(size_t mr, size_t nr, size_t kc, const float *a,
                                                              const float *b, float *c, size_t ldc, const float *bias,
                                                              int accumulate, const fovea_epilogue *epilogue,
                                                              const float *prefetch, size_t prefetch_lines) {
-    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines);
+    tile(mr, nr, kc, a, b, 32, c, ldc, bias, accumulate, epilogue, prefetch, prefetch_lines, 0);
 }
 
 FOVEA_TARGET_AVX512 void fovea_f32_gemm_8x32__avx512_strided(size_t mr, size_t kc, const float *a, const float *b, size_t ldb, float *c,
                         size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue) {
-    tile(mr, 32, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue, NULL, 0);
+    tile(mr, 32, kc, a, b, ldb, c, ldc, bias, accumulate, epilogue, NULL, 0, 1);
 }
 #endif
