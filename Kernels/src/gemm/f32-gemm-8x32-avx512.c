@@ -20,7 +20,9 @@
  * caller's next tile) past its last row. Measured on Zen 4 (ResNet-50's 1×1
  * layers on 56×56 and 28×28, 1 thread): K 256 gains 4-5%, K 64 1.5-3%; 16
  * rows was 0.5% slower on K 256, and prefetching the whole next panel at once
- * slowed K 128 by 1.3% (two 16 KB panels do not share L1).
+ * slowed K 128 by 1.3% (two 16 KB panels do not share L1). Prefetching the
+ * next tile's C rows as well (for writing) gained nothing on ResNet-50 and
+ * cost MobileNetV2's expand layers (K 16-32, 96-192 outputs) 1-2%.
  */
 enum { B_ROWS_AHEAD = 24 };
 
@@ -64,8 +66,6 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
             const float *ahead = k + ahead_rows < kc ? b + ahead_rows * ldb : b + 32 + (ahead_rows - kc) * ldb;
             _mm_prefetch((const char *)ahead, _MM_HINT_T0);
             _mm_prefetch((const char *)(ahead + 16), _MM_HINT_T0);
-            /* The next tile's C rows (its two lines each), for writing and for a residual add's loads. */
-            if (k < 2 * mr) _mm_prefetch((const char *)(c + (k / 2) * ldc + 32 + 16 * (k % 2)), _MM_HINT_ET0);
         }
         const __m512 b0 = _mm512_loadu_ps(b), b1 = _mm512_loadu_ps(b + 16);
         __m512 av;
