@@ -3,9 +3,10 @@
  * bottleneck reduce / expand layers, with the residual add where the network
  * fuses it, and MobileNetV2's pointwise layers), at 1 and 2 threads.
  *
- * Usage: fovea_measure_pointwise [runs] [filter]. Each time is the median
+ * Usage: fovea_measure_pointwise [runs] [filter] [max threads: 1 or 2]. Each time is the median
  * (and minimum) over `runs` runs; before each run a 4 MB buffer is written,
- * so the layer's input and weights come from L2/L3 as inside a network.
+ * so the layer's input and weights come from L2/L3 as inside a network (64 MB
+ * for the fully connected layer, whose weights come from memory there).
  * Buffers ask for huge pages as Fovea's arena does (madvise), so the strided
  * reads of the input planes see the same TLB as in the network.
  */
@@ -22,34 +23,36 @@ typedef struct shape {
     size_t channels, outputs, size;
     int add;  /* residual add fused (conv3 of a bottleneck) */
     int relu;
+    int cold; /* weights come from memory (a classifier's last layer: every other layer's data has evicted them) */
 } shape;
 
 static const shape shapes[] = {
-    {"rn50 l1.0.conv1 64->64 56", 64, 64, 56, 0, 1},
-    {"rn50 l1.x.conv1 256->64 56", 256, 64, 56, 0, 1},
-    {"rn50 l1.x.conv3 64->256 56 +add", 64, 256, 56, 1, 1},
-    {"rn50 l1.0.down 64->256 56", 64, 256, 56, 0, 0},
-    {"rn50 l2.0.conv1 256->128 56", 256, 128, 56, 0, 1},
-    {"rn50 l2.x.conv1 512->128 28", 512, 128, 28, 0, 1},
-    {"rn50 l2.x.conv3 128->512 28 +add", 128, 512, 28, 1, 1},
-    {"rn50 l3.0.conv1 512->256 28", 512, 256, 28, 0, 1},
-    {"rn50 l3.x.conv1 1024->256 14", 1024, 256, 14, 0, 1},
-    {"rn50 l3.x.conv3 256->1024 14 +add", 256, 1024, 14, 1, 1},
-    {"rn50 l4.0.conv1 1024->512 14", 1024, 512, 14, 0, 1},
-    {"rn50 l4.x.conv1 2048->512 7", 2048, 512, 7, 0, 1},
-    {"rn50 l4.x.conv3 512->2048 7 +add", 512, 2048, 7, 1, 1},
-    {"mnv2 expand 16->96 112", 16, 96, 112, 0, 1},
-    {"mnv2 project 96->24 56", 96, 24, 56, 0, 0},
-    {"mnv2 expand 24->144 56", 24, 144, 56, 0, 1},
-    {"mnv2 project 144->24 56", 144, 24, 56, 0, 0},
-    {"mnv2 expand 32->192 28", 32, 192, 28, 0, 1},
-    {"mnv2 project 192->32 28", 192, 32, 28, 0, 0},
-    {"mnv2 expand 64->384 14", 64, 384, 14, 0, 1},
-    {"mnv2 project 384->64 14", 384, 64, 14, 0, 0},
-    {"mnv2 project 576->96 14", 576, 96, 14, 0, 0},
-    {"mnv2 expand 160->960 7", 160, 960, 7, 0, 1},
-    {"mnv2 project 960->160 7", 960, 160, 7, 0, 0},
-    {"mnv2 last 320->1280 7", 320, 1280, 7, 0, 1},
+    {"rn50 l1.0.conv1 64->64 56", 64, 64, 56, 0, 1, 0},
+    {"rn50 l1.x.conv1 256->64 56", 256, 64, 56, 0, 1, 0},
+    {"rn50 l1.x.conv3 64->256 56 +add", 64, 256, 56, 1, 1, 0},
+    {"rn50 l1.0.down 64->256 56", 64, 256, 56, 0, 0, 0},
+    {"rn50 l2.0.conv1 256->128 56", 256, 128, 56, 0, 1, 0},
+    {"rn50 l2.x.conv1 512->128 28", 512, 128, 28, 0, 1, 0},
+    {"rn50 l2.x.conv3 128->512 28 +add", 128, 512, 28, 1, 1, 0},
+    {"rn50 l3.0.conv1 512->256 28", 512, 256, 28, 0, 1, 0},
+    {"rn50 l3.x.conv1 1024->256 14", 1024, 256, 14, 0, 1, 0},
+    {"rn50 l3.x.conv3 256->1024 14 +add", 256, 1024, 14, 1, 1, 0},
+    {"rn50 l4.0.conv1 1024->512 14", 1024, 512, 14, 0, 1, 0},
+    {"rn50 l4.x.conv1 2048->512 7", 2048, 512, 7, 0, 1, 0},
+    {"rn50 l4.x.conv3 512->2048 7 +add", 512, 2048, 7, 1, 1, 0},
+    {"rn50 fc 2048->1000", 2048, 1000, 1, 0, 0, 1},
+    {"mnv2 expand 16->96 112", 16, 96, 112, 0, 1, 0},
+    {"mnv2 project 96->24 56", 96, 24, 56, 0, 0, 0},
+    {"mnv2 expand 24->144 56", 24, 144, 56, 0, 1, 0},
+    {"mnv2 project 144->24 56", 144, 24, 56, 0, 0, 0},
+    {"mnv2 expand 32->192 28", 32, 192, 28, 0, 1, 0},
+    {"mnv2 project 192->32 28", 192, 32, 28, 0, 0, 0},
+    {"mnv2 expand 64->384 14", 64, 384, 14, 0, 1, 0},
+    {"mnv2 project 384->64 14", 384, 64, 14, 0, 0, 0},
+    {"mnv2 project 576->96 14", 576, 96, 14, 0, 0, 0},
+    {"mnv2 expand 160->960 7", 160, 960, 7, 0, 1, 0},
+    {"mnv2 project 960->160 7", 960, 160, 7, 0, 0, 0},
+    {"mnv2 last 320->1280 7", 320, 1280, 7, 0, 1, 0},
 };
 
 static double now(void) {
@@ -68,10 +71,11 @@ static void *huge_alloc(size_t bytes) {
     return p;
 }
 
-static void evict_caches(void) {
-    enum { bytes = 4 << 20 };
+/* Writes 4 MB (past L2), or 64 MB (past L3) for a cold layer. */
+static void evict_caches(int cold) {
+    const size_t bytes = (size_t)(cold ? 64 : 4) << 20;
     static volatile unsigned char *buffer = NULL;
-    if (buffer == NULL) buffer = malloc(bytes);
+    if (buffer == NULL) buffer = malloc((size_t)64 << 20);
     for (size_t i = 0; i < bytes; i += 64) buffer[i] = (unsigned char)i;
 }
 
@@ -99,7 +103,7 @@ static void measure(const shape *s, size_t threads, int runs, double *median, do
     double *times = malloc((size_t)runs * sizeof(double));
     for (int r = -3; r < runs; r++) {
         for (size_t i = 0; i < s->outputs * plane; i += 997) y[i] = 0.25f; /* keep the residual finite */
-        evict_caches();
+        evict_caches(s->cold);
         const double start = now();
         const fovea_status status =
             s->add ? fovea_conv2d_add_f32(&p, packed, x, y, s->outputs * plane, NULL, act, workspace, workspace_bytes,
@@ -121,6 +125,7 @@ static void measure(const shape *s, size_t threads, int runs, double *median, do
 int main(int argc, char **argv) {
     const int runs = argc > 1 ? atoi(argv[1]) : 31;
     const char *filter = argc > 2 ? argv[2] : "";
+    const int two = argc > 3 ? atoi(argv[3]) >= 2 : 1; /* third argument 1: one thread only */
     printf("%-36s %9s %9s %7s %9s %9s %7s\n", "layer", "1t med", "1t min", "GF/s", "2t med", "2t min", "GF/s");
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
         const shape *s = &shapes[i];
@@ -128,7 +133,8 @@ int main(int argc, char **argv) {
         const double flops = 2.0 * (double)s->channels * (double)s->outputs * (double)(s->size * s->size);
         double m1, n1, m2, n2;
         measure(s, 1, runs, &m1, &n1);
-        measure(s, 2, runs, &m2, &n2);
+        m2 = n2 = 0;
+        if (two) measure(s, 2, runs, &m2, &n2);
         printf("%-36s %9.4f %9.4f %7.1f %9.4f %9.4f %7.1f\n", s->name, m1, n1, flops / m1 * 1e-6, m2, n2,
                flops / m2 * 1e-6);
         fflush(stdout);
