@@ -84,7 +84,9 @@ static inline __attribute__((always_inline)) FOVEA_TARGET_AVX512 void tile(
     /*
      * Unrolled, so that the accumulators stay in registers (a loop over mr
      * rows spilled all sixteen), and the epilogue copied, so that the stores
-     * cannot alias it and its fields are read once: ~7% of a K = 64 tile.
+     * cannot alias it and its fields are read once. Measured with clang on
+     * Zen 4, 1 thread: MobileNetV2's expand layers (K 16-32) 4-7.5% faster,
+     * ResNet-50's K 64 1×1 layers 2%, K 256 1%.
      */
     const fovea_epilogue e = epilogue != NULL ? *epilogue : fovea_epilogue_of(NULL);
 #pragma GCC unroll 8
