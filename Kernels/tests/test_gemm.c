@@ -79,6 +79,8 @@ static void check_microkernel(const fovea_gemm_config *config, int prefetching, 
  * f32_gemm_t8x32_avx512: C[j·ldc + r] = Σk a[k·lda + r]·b[k·32 + j] for
  * r < mr, j < nr, over ragged mr and nr, any lda, residual, bias, activation;
  * the rest of C (other pixels of the channel row, channels past nr) untouched.
+ * The bias (loaded as vectors of channels) is nr floats against an
+ * inaccessible page: reading past channel nr faults.
  */
 static void check_transposed_microkernel(test_rng *rng) {
     for (int trial = 0; trial < 400; trial++) {
@@ -89,10 +91,11 @@ static void check_transposed_microkernel(test_rng *rng) {
         const int accumulate = rng_int(rng, 0, 1), use_bias = rng_int(rng, 0, 1), use_epilogue = rng_int(rng, 0, 1);
         const fovea_activation *activation = &activations[rng_int(rng, 0, 3)];
         float *a = malloc(lda * kc * sizeof(float)), *b = malloc(32 * kc * sizeof(float));
-        float bias[32];
+        fenced_buffer fenced_bias = fenced_alloc(nr, 1);
+        float *bias = fenced_bias.data;
         for (size_t i = 0; i < lda * kc; i++) a[i] = rng_float(rng);
         for (size_t i = 0; i < 32 * kc; i++) b[i] = rng_float(rng);
-        for (size_t j = 0; j < 32; j++) bias[j] = rng_float(rng);
+        for (size_t j = 0; j < nr; j++) bias[j] = rng_float(rng);
         const size_t c_count = (nr - 1) * ldc + mr;
         guarded_buffer c = guarded_alloc(c_count, (size_t)rng_int(rng, 0, 3));
         for (size_t i = 0; i < c_count; i++) c.data[i] = rng_float(rng);
@@ -124,6 +127,7 @@ static void check_transposed_microkernel(test_rng *rng) {
         CHECK(!outside_changed && guards_intact(&c), "f32_gemm_t8x32_avx512 mr=%zu nr=%zu: wrote outside the tile",
               mr, nr);
         guarded_free(&c);
+        fenced_free(&fenced_bias);
         free(a), free(b), free(before);
     }
 }

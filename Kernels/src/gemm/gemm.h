@@ -69,7 +69,9 @@ typedef void (*fovea_gemm_ukernel_fn)(size_t mr, size_t nr, size_t kc, const flo
  * The same product reading B in place: row k of the tile's B at b + k·ldb,
  * nr_full columns each (a full NR, so it may read a whole NR-wide row: only
  * for panels that lie inside B). Used where packing B would cost more than
- * it saves (1×1 convolutions with few output channels).
+ * it saves (1×1 convolutions with few output channels). It prefetches B rows
+ * ahead, running on into the next column panel (b + NR): the caller's next
+ * tile is the panel to the right.
  */
 typedef void (*fovea_gemm_ukernel_strided_fn)(size_t mr, size_t kc, const float *a, const float *b, size_t ldb,
                                               float *c, size_t ldc, const float *bias, int accumulate,
