@@ -268,6 +268,42 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
 }
 
 /*
+ * 1×1 stride-2 convolutions without padding on pixel rows, whose AVX-512
+ * panels are gathered straight from the input (pixel-groups-1x1s2-avx512.c):
+ * odd and even input extents (the last input column read or not), output
+ * rows of 7-16 pixels, so groups of 7-8 pixels start anywhere on a row and
+ * span one or two rows, batches, threads (check_shape: 1-3). The input
+ * buffer ends at a guard page every other trial, so a load past it faults.
+ */
+static void check_pixel_rows_1x1_stride2(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 60; trial++) {
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.groups = 1;
+        p.batch = trial % 3 == 2 ? 2 : 1;
+        p.stride_height = p.stride_width = 2;
+        p.kernel_height = p.kernel_width = 1;
+        p.dilation_height = p.dilation_width = 1;
+        p.input_width = (size_t)rng_int(rng, 13, 32);
+        p.output_width = (p.input_width + 1) / 2;
+        p.input_height = (size_t)rng_int(rng, 1, 2 * (256 / p.batch / p.output_width));
+        p.output_height = (p.input_height + 1) / 2;
+        p.channels = (size_t)rng_int(rng, 128, 300);
+        p.output_channels = 32 * (size_t)rng_int(rng, 1, 3) + (trial % 4 == 0 ? 0 : (size_t)rng_int(rng, 0, 31));
+        if (strcmp(isa, "avx512") == 0 && 10 * p.output_channels >= 9 * ((p.output_channels + 31) / 32 * 32)) {
+            const size_t bytes = fovea_conv2d_packed_size(&p);
+            void *packed = calloc(1, bytes);
+            float *w = calloc(p.output_channels * p.channels, sizeof(float));
+            CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, bytes), FOVEA_STATUS_OK);
+            CHECK(strcmp(fovea_conv2d_kernel_name(packed), "f32_gemm_t8x32_avx512") == 0,
+                  "trial %d: %s instead of the pixel-rows kernel", trial, fovea_conv2d_kernel_name(packed));
+            free(packed), free(w);
+        }
+        check_shape(isa, rng, p, 3000 + trial);
+    }
+}
+
+/*
  * fovea_gather_stride2_taps3 (scalar and AVX-512): dst_kw[q] = row[start + 2q + kw − 1],
  * zero outside the row, for widths 1-70, every even start up to past the
  * row's end and counts 0-40: exact, nothing read outside the row (NaN
@@ -365,6 +401,7 @@ int main(void) {
         check_batched_small_planes(test_isas[isa], &rng);
         check_3x3_stride2_rows(test_isas[isa], &rng);
         check_pixel_rows(test_isas[isa], &rng);
+        check_pixel_rows_1x1_stride2(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     check_stride2_taps3();
