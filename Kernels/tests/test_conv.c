@@ -268,32 +268,40 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
 }
 
 /*
- * 1×1 stride-2 convolutions without padding on pixel rows, whose AVX-512
- * panels are gathered straight from the input (pixel-groups-1x1s2-avx512.c):
- * odd and even input extents (the last input column read or not), output
- * rows of 7-16 pixels, so groups of 7-8 pixels start anywhere on a row and
- * span one or two rows, batches, threads (check_shape: 1-3). The input
- * buffer ends at a guard page every other trial, so a load past it faults.
+ * Stride-2 convolutions on pixel rows whose AVX-512 panels are gathered
+ * straight from the input (pixel-groups-stride2-avx512.c): 1×1 and 3×3 with
+ * pad 0 and 1 (every tap's lanes in padding zeroed), dilation 2 for 3×3, odd
+ * and even input extents (the last input column read or not), output rows of
+ * 7-16 pixels, so groups of 7-8 pixels start anywhere on a row and span one
+ * or two rows, batches 1-2, threads (check_shape: 1-3). The input buffer ends
+ * at a guard page every other trial, so a load past it faults.
  */
-static void check_pixel_rows_1x1_stride2(const char *isa, test_rng *rng) {
-    for (int trial = 0; trial < 60; trial++) {
+static void check_pixel_rows_stride2(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 120; trial++) {
         fovea_conv2d_params p;
         memset(&p, 0, sizeof p);
         p.groups = 1;
         p.batch = trial % 3 == 2 ? 2 : 1;
         p.stride_height = p.stride_width = 2;
-        p.kernel_height = p.kernel_width = 1;
-        p.dilation_height = p.dilation_width = 1;
-        p.input_width = (size_t)rng_int(rng, 13, 32);
-        p.output_width = (p.input_width + 1) / 2;
-        p.input_height = (size_t)rng_int(rng, 1, 2 * (256 / p.batch / p.output_width));
-        p.output_height = (p.input_height + 1) / 2;
-        p.channels = (size_t)rng_int(rng, 128, 300);
+        const size_t kernel = trial % 2 == 0 ? 1 : 3;
+        p.kernel_height = p.kernel_width = kernel;
+        p.dilation_height = p.dilation_width = kernel == 3 && trial % 10 == 9 ? 2 : 1;
+        p.pad_top = (size_t)rng_int(rng, 0, 1);
+        p.pad_left = (size_t)rng_int(rng, 0, 1);
+        /* Input extents drawn until the output has rows of 7-16 pixels and at most 256 pixels over the batch. */
+        do {
+            p.input_width = (size_t)rng_int(rng, 12, 34);
+            p.input_height = (size_t)rng_int(rng, 1, 40);
+            p.output_width = output_extent(p.input_width, kernel, 2, p.dilation_width, p.pad_left, p.pad_left);
+            p.output_height = output_extent(p.input_height, kernel, 2, p.dilation_height, p.pad_top, p.pad_top);
+        } while (p.output_width < 7 || p.output_width > 16 || p.output_height < 1 ||
+                 p.batch * p.output_height * p.output_width > 256);
+        p.channels = (size_t)rng_int(rng, kernel == 1 ? 128 : 15, kernel == 1 ? 300 : 40);
         p.output_channels = 32 * (size_t)rng_int(rng, 1, 3) + (trial % 4 == 0 ? 0 : (size_t)rng_int(rng, 0, 31));
         if (strcmp(isa, "avx512") == 0 && 10 * p.output_channels >= 9 * ((p.output_channels + 31) / 32 * 32)) {
             const size_t bytes = fovea_conv2d_packed_size(&p);
             void *packed = calloc(1, bytes);
-            float *w = calloc(p.output_channels * p.channels, sizeof(float));
+            float *w = calloc(p.output_channels * p.channels * kernel * kernel, sizeof(float));
             CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, bytes), FOVEA_STATUS_OK);
             CHECK(strcmp(fovea_conv2d_kernel_name(packed), "f32_gemm_t8x32_avx512") == 0,
                   "trial %d: %s instead of the pixel-rows kernel", trial, fovea_conv2d_kernel_name(packed));
@@ -401,7 +409,7 @@ int main(void) {
         check_batched_small_planes(test_isas[isa], &rng);
         check_3x3_stride2_rows(test_isas[isa], &rng);
         check_pixel_rows(test_isas[isa], &rng);
-        check_pixel_rows_1x1_stride2(test_isas[isa], &rng);
+        check_pixel_rows_stride2(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     check_stride2_taps3();

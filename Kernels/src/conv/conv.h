@@ -84,16 +84,17 @@ void fovea_im2col_pack_3x3s2_rows__avx512(const fovea_conv2d_params *p, const fl
 #endif
 
 /*
- * Pixel-rows panels (K×8 per group of 8 output pixels) of a 1×1 stride-2
- * convolution without padding, gathered straight from the input planes
- * (pixel-groups-1x1s2-avx512.c): whether a shape takes it, and the packing of
- * units [first, end) (unit n·C + c: image n, channel c) for the `groups`
- * groups of pixels [bounds[g], bounds[g + 1]) of each image.
+ * Pixel-rows panels (K×8 per group of 8 output pixels) of stride-2
+ * convolutions up to 3×3 with output rows of at least 7 pixels, gathered
+ * straight from the input planes (pixel-groups-stride2-avx512.c): whether a
+ * shape takes it, and the packing of units [first, end) (unit n·C + c: image
+ * n, channel c) for the `groups` groups of pixels [bounds[g], bounds[g + 1])
+ * of each image.
  */
-int fovea_pixel_groups_1x1s2_applies(const fovea_conv2d_params *p);
+int fovea_pixel_groups_stride2_applies(const fovea_conv2d_params *p);
 #if FOVEA_HAVE_X86_VARIANTS
-void fovea_pack_pixel_groups_1x1s2__avx512(const fovea_conv2d_params *p, const float *x, const size_t *bounds,
-                                           size_t groups, size_t first, size_t end, float *workspace);
+void fovea_pack_pixel_groups_stride2__avx512(const fovea_conv2d_params *p, const float *x, const size_t *bounds,
+                                             size_t groups, size_t first, size_t end, float *workspace);
 #endif
 
 /* dst[q] = src[2q] for q < count: the stride-2 gather of im2col rows, per ISA. */

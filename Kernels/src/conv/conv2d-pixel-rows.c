@@ -93,7 +93,7 @@ static int is_stride2_3x3(const fovea_conv2d_params *p) {
  * input row here (layer4.0's 512 channels, 14 -> 7: 2.64 -> 2.53 ms).
  */
 static int packs_by_channel(const fovea_conv2d_params *p) {
-    return p->output_width > PIXELS || is_stride2_3x3(p) || fovea_pixel_groups_1x1s2_applies(p);
+    return p->output_width > PIXELS || is_stride2_3x3(p) || fovea_pixel_groups_stride2_applies(p);
 }
 
 /* The im2col row of tap (kh, kw) of one channel plane, for the whole output plane (OH·OW values). */
@@ -171,8 +171,8 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
     const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
     size_t bounds[256 / PIXELS + 1]; /* group g: pixels [bounds[g], bounds[g + 1]), as group_range */
     for (size_t g = 0; g <= groups; g++) bounds[g] = plane * g / groups;
-    if (fovea_pixel_groups_1x1s2_applies(p)) {
-        fovea_pack_pixel_groups_1x1s2__avx512(p, x, bounds, groups, first, end, workspace);
+    if (fovea_pixel_groups_stride2_applies(p)) {
+        fovea_pack_pixel_groups_stride2__avx512(p, x, bounds, groups, first, end, workspace);
         return;
     }
     for (size_t unit = first; unit < end; unit++) {
