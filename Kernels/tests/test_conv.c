@@ -268,6 +268,35 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
 }
 
 /*
+ * 1×1 stride-2 convolutions on output rows of 16+ pixels, whose AVX-512
+ * 32-column panels are gathered half a panel per vector
+ * (im2col-pack-stride2-panels-avx512.c): pads 0-1 (padding lanes zeroed),
+ * odd and even input extents, half panels on one or two rows and across
+ * images (batches 1-3), a ragged last panel, groups, threads (check_shape:
+ * 1-3). The input buffer ends at a guard page every other trial.
+ */
+static void check_stride2_panels(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 60; trial++) {
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.groups = trial % 5 == 4 ? 2 : 1;
+        p.batch = (size_t)rng_int(rng, 1, 3);
+        p.stride_height = p.stride_width = 2;
+        p.kernel_height = p.kernel_width = 1;
+        p.dilation_height = p.dilation_width = 1;
+        p.pad_top = (size_t)rng_int(rng, 0, 1);
+        p.pad_left = (size_t)rng_int(rng, 0, 1);
+        p.input_width = (size_t)rng_int(rng, 31, 70);
+        p.input_height = (size_t)rng_int(rng, 1, 30);
+        p.output_width = output_extent(p.input_width, 1, 2, 1, p.pad_left, p.pad_left);
+        p.output_height = output_extent(p.input_height, 1, 2, 1, p.pad_top, p.pad_top);
+        p.channels = p.groups * (size_t)rng_int(rng, 16, 80);
+        p.output_channels = p.groups * (size_t)rng_int(rng, 1, 40);
+        check_shape(isa, rng, p, 4000 + trial);
+    }
+}
+
+/*
  * Stride-2 convolutions on pixel rows whose AVX-512 panels are gathered
  * straight from the input (pixel-groups-stride2-avx512.c): 1×1 and 3×3 with
  * pad 0 and 1 (every tap's lanes in padding zeroed), dilation 2 for 3×3, odd
@@ -410,6 +439,7 @@ int main(void) {
         check_3x3_stride2_rows(test_isas[isa], &rng);
         check_pixel_rows(test_isas[isa], &rng);
         check_pixel_rows_stride2(test_isas[isa], &rng);
+        check_stride2_panels(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     check_stride2_taps3();

@@ -84,6 +84,18 @@ void fovea_im2col_pack_3x3s2_rows__avx512(const fovea_conv2d_params *p, const fl
 #endif
 
 /*
+ * The same packing for 1×1 stride-2 convolutions on output rows of at least
+ * 16 pixels into 32-column panels on AVX-512, half a panel per vector
+ * (im2col-pack-stride2-panels-avx512.c); whether a shape, panel width and ISA
+ * take it.
+ */
+int fovea_im2col_pack_stride2_panels_applies(const fovea_conv2d_params *p, size_t nr, fovea_isa isa);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_im2col_pack_stride2_panels__avx512(const fovea_conv2d_params *p, const float *x, size_t image_stride,
+                                              size_t n0, size_t nc, float *packed);
+#endif
+
+/*
  * Pixel-rows panels (K×8 per group of 8 output pixels) of stride-2
  * convolutions up to 3×3 with output rows of at least 7 pixels, gathered
  * straight from the input planes (pixel-groups-stride2-avx512.c): whether a

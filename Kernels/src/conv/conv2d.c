@@ -310,7 +310,9 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             } else {
                 const float *x = r->x + g * group_channels * input_plane;
 #if FOVEA_HAVE_X86_VARIANTS
-                if (fovea_im2col_pack_3x3s2_rows_applies(p, nr, (fovea_isa)r->h->isa))
+                if (fovea_im2col_pack_stride2_panels_applies(p, nr, (fovea_isa)r->h->isa))
+                    fovea_im2col_pack_stride2_panels__avx512(p, x, p->channels * input_plane, n0, n_end - n0, b);
+                else if (fovea_im2col_pack_3x3s2_rows_applies(p, nr, (fovea_isa)r->h->isa))
                     fovea_im2col_pack_3x3s2_rows__avx512(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
                 else
 #endif
