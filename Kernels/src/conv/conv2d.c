@@ -16,6 +16,16 @@
 
 /* Reduction depth per microkernel call: an A panel slice of 8×512 floats (16 KB) stays in L1. */
 static const size_t k_block = 512;
+
+/*
+ * The reduction split into equal blocks of at most k_block: K = 1152
+ * (3×3 on 128 channels) runs as 3 × 384, not 512 + 512 + 128, whose short
+ * last block paid the tile's load, add and store for a quarter of the FMAs.
+ */
+static size_t k_step(size_t k) {
+    const size_t blocks = (k + k_block - 1) / k_block;
+    return blocks > 0 ? (k + blocks - 1) / blocks : k;
+}
 /* Floats of one k-block × column block of packed B: 64 K floats (256 KB) stay in L2. */
 static const size_t b_block_floats = 64 * 1024;
 
@@ -89,7 +99,7 @@ static schedule make_schedule(const fovea_conv_header *h, size_t threads) {
     const fovea_gemm_config *config = fovea_gemm_config_for((fovea_isa)h->isa);
     const fovea_conv2d_params *p = &h->params;
     const size_t nr = config->nr;
-    const size_t kc = h->reduction < k_block ? h->reduction : k_block;
+    const size_t kc = h->reduction < k_block ? h->reduction : k_step(h->reduction);
     if (threads < 1) threads = 1;
     schedule s;
     s.columns = p->batch * p->output_height * p->output_width;
@@ -320,8 +330,9 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             }
             packed_block = block_index;
         }
-        for (size_t k0 = 0; k0 < k; k0 += k_block) {
-            const size_t kc = k - k0 < k_block ? k - k0 : k_block;
+        const size_t step = k_step(k);
+        for (size_t k0 = 0; k0 < k; k0 += step) {
+            const size_t kc = k - k0 < step ? k - k0 : step;
             const int first_block = k0 == 0, last_block = k0 + kc == k;
             const int accumulate = !first_block || r->add;
             for (size_t ip = panel_first; ip < panel_end; ip++) {
