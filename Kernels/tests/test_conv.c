@@ -268,6 +268,79 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
 }
 
 /*
+ * 1×1 stride-2 convolutions on output rows of 16+ pixels, whose AVX-512
+ * 32-column panels are gathered half a panel per vector
+ * (im2col-pack-stride2-panels-avx512.c): pads 0-1 (padding lanes zeroed),
+ * odd and even input extents, half panels on one or two rows and across
+ * images (batches 1-3), a ragged last panel, groups, threads (check_shape:
+ * 1-3). The input buffer ends at a guard page every other trial.
+ */
+static void check_stride2_panels(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 60; trial++) {
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.groups = trial % 5 == 4 ? 2 : 1;
+        p.batch = (size_t)rng_int(rng, 1, 3);
+        p.stride_height = p.stride_width = 2;
+        p.kernel_height = p.kernel_width = 1;
+        p.dilation_height = p.dilation_width = 1;
+        p.pad_top = (size_t)rng_int(rng, 0, 1);
+        p.pad_left = (size_t)rng_int(rng, 0, 1);
+        p.input_width = (size_t)rng_int(rng, 31, 70);
+        p.input_height = (size_t)rng_int(rng, 1, 30);
+        p.output_width = output_extent(p.input_width, 1, 2, 1, p.pad_left, p.pad_left);
+        p.output_height = output_extent(p.input_height, 1, 2, 1, p.pad_top, p.pad_top);
+        p.channels = p.groups * (size_t)rng_int(rng, 16, 80);
+        p.output_channels = p.groups * (size_t)rng_int(rng, 1, 40);
+        check_shape(isa, rng, p, 4000 + trial);
+    }
+}
+
+/*
+ * Stride-2 convolutions on pixel rows whose AVX-512 panels are gathered
+ * straight from the input (pixel-groups-stride2-avx512.c): 1×1 and 3×3 with
+ * pad 0 and 1 (every tap's lanes in padding zeroed), dilation 2 for 3×3, odd
+ * and even input extents (the last input column read or not), output rows of
+ * 7-16 pixels, so groups of 7-8 pixels start anywhere on a row and span one
+ * or two rows, batches 1-2, threads (check_shape: 1-3). The input buffer ends
+ * at a guard page every other trial, so a load past it faults.
+ */
+static void check_pixel_rows_stride2(const char *isa, test_rng *rng) {
+    for (int trial = 0; trial < 120; trial++) {
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.groups = 1;
+        p.batch = trial % 3 == 2 ? 2 : 1;
+        p.stride_height = p.stride_width = 2;
+        const size_t kernel = trial % 2 == 0 ? 1 : 3;
+        p.kernel_height = p.kernel_width = kernel;
+        p.dilation_height = p.dilation_width = kernel == 3 && trial % 10 == 9 ? 2 : 1;
+        p.pad_top = (size_t)rng_int(rng, 0, 1);
+        p.pad_left = (size_t)rng_int(rng, 0, 1);
+        /* Input extents drawn until the output has rows of 7-16 pixels and at most 256 pixels over the batch. */
+        do {
+            p.input_width = (size_t)rng_int(rng, 12, 34);
+            p.input_height = (size_t)rng_int(rng, 1, 40);
+            p.output_width = output_extent(p.input_width, kernel, 2, p.dilation_width, p.pad_left, p.pad_left);
+            p.output_height = output_extent(p.input_height, kernel, 2, p.dilation_height, p.pad_top, p.pad_top);
+        } while (p.output_width < 7 || p.output_width > 16 || p.output_height < 1 ||
+                 p.batch * p.output_height * p.output_width > 256);
+        p.channels = (size_t)rng_int(rng, kernel == 1 ? 128 : 15, kernel == 1 ? 300 : 40);
+        p.output_channels = 32 * (size_t)rng_int(rng, 1, 3) + (trial % 4 == 0 ? 0 : (size_t)rng_int(rng, 0, 31));
+        if (strcmp(isa, "avx512") == 0 && 10 * p.output_channels >= 9 * ((p.output_channels + 31) / 32 * 32)) {
+            const size_t bytes = fovea_conv2d_packed_size(&p);
+            void *packed = calloc(1, bytes);
+            float *w = calloc(p.output_channels * p.channels * kernel * kernel, sizeof(float));
+            CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, bytes), FOVEA_STATUS_OK);
+            CHECK(strcmp(fovea_conv2d_kernel_name(packed), "f32_gemm_t8x32_avx512") == 0,
+                  "trial %d: %s instead of the pixel-rows kernel", trial, fovea_conv2d_kernel_name(packed));
+            free(packed), free(w);
+        }
+        check_shape(isa, rng, p, 3000 + trial);
+    }
+}
+
+/*
  * fovea_gather_stride2_taps3 (scalar and AVX-512): dst_kw[q] = row[start + 2q + kw − 1],
  * zero outside the row, for widths 1-70, every even start up to past the
  * row's end and counts 0-40: exact, nothing read outside the row (NaN
@@ -365,6 +438,8 @@ int main(void) {
         check_batched_small_planes(test_isas[isa], &rng);
         check_3x3_stride2_rows(test_isas[isa], &rng);
         check_pixel_rows(test_isas[isa], &rng);
+        check_pixel_rows_stride2(test_isas[isa], &rng);
+        check_stride2_panels(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     check_stride2_taps3();

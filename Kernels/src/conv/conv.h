@@ -83,6 +83,32 @@ void fovea_im2col_pack_3x3s2_rows__avx512(const fovea_conv2d_params *p, const fl
                                           size_t nc, size_t nr, float *packed);
 #endif
 
+/*
+ * The same packing for 1×1 stride-2 convolutions on output rows of at least
+ * 16 pixels into 32-column panels on AVX-512, half a panel per vector
+ * (im2col-pack-stride2-panels-avx512.c); whether a shape, panel width and ISA
+ * take it.
+ */
+int fovea_im2col_pack_stride2_panels_applies(const fovea_conv2d_params *p, size_t nr, fovea_isa isa);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_im2col_pack_stride2_panels__avx512(const fovea_conv2d_params *p, const float *x, size_t image_stride,
+                                              size_t n0, size_t nc, float *packed);
+#endif
+
+/*
+ * Pixel-rows panels (K×8 per group of 8 output pixels) of stride-2
+ * convolutions up to 3×3 with output rows of at least 7 pixels, gathered
+ * straight from the input planes (pixel-groups-stride2-avx512.c): whether a
+ * shape takes it, and the packing of units [first, end) (unit n·C + c: image
+ * n, channel c) for the `groups` groups of pixels [bounds[g], bounds[g + 1])
+ * of each image.
+ */
+int fovea_pixel_groups_stride2_applies(const fovea_conv2d_params *p);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_pack_pixel_groups_stride2__avx512(const fovea_conv2d_params *p, const float *x, const size_t *bounds,
+                                             size_t groups, size_t first, size_t end, float *workspace);
+#endif
+
 /* dst[q] = src[2q] for q < count: the stride-2 gather of im2col rows, per ISA. */
 typedef void (*fovea_gather_stride2_fn)(float *dst, const float *src, size_t count);
 void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count);

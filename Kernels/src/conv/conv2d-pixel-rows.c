@@ -92,7 +92,9 @@ static int is_stride2_3x3(const fovea_conv2d_params *p) {
  * except 3×3 stride 2 pad 1, whose three kw taps come from one read of each
  * input row here (layer4.0's 512 channels, 14 -> 7: 2.64 -> 2.53 ms).
  */
-static int packs_by_channel(const fovea_conv2d_params *p) { return p->output_width > PIXELS || is_stride2_3x3(p); }
+static int packs_by_channel(const fovea_conv2d_params *p) {
+    return p->output_width > PIXELS || is_stride2_3x3(p) || fovea_pixel_groups_stride2_applies(p);
+}
 
 /* The im2col row of tap (kh, kw) of one channel plane, for the whole output plane (OH·OW values). */
 static void gather_tap_plane(const fovea_conv2d_params *p, const float *src_plane, size_t kh, size_t kw, float *dst) {
@@ -144,31 +146,35 @@ static void gather_tap_planes_stride2_3x3(const fovea_conv2d_params *p, const fl
 }
 
 /*
- * Deals one tap's plane out to every pixel group's panel row k (8 pixels, zeros
- * past a short group); group g holds pixels [bounds[g], bounds[g + 1]).
+ * Deals one tap's plane out to every pixel group's panel row k; group g holds
+ * pixels [bounds[g], bounds[g + 1]). Every group gets 8 values, a short
+ * group (7 pixels) the next group's first pixel as its eighth: the tile runs
+ * with MR = 7 there and never reads that lane. Copying a fixed 8 lets the
+ * compiler use one 32-byte load and store where the exact count called
+ * memcpy and memset (all 7 groups of a 7×7 plane are short: 4% of
+ * ResNet-50's layer4.0 3×3 stride 2 went to those calls).
  */
 static void deal_tap_plane(const fovea_conv_header *h, const size_t *bounds, size_t groups, size_t n, size_t k,
                            const float *tap_plane, float *workspace) {
     float *panel_row = workspace + (n * groups * h->reduction + k) * PIXELS;
-    for (size_t g = 0; g < groups; g++, panel_row += h->reduction * PIXELS) {
-        const size_t q0 = bounds[g], count = bounds[g + 1] - q0;
-        if (count == PIXELS) {
-            memcpy(panel_row, tap_plane + q0, PIXELS * sizeof(float));
-        } else {
-            memcpy(panel_row, tap_plane + q0, count * sizeof(float));
-            memset(panel_row + count, 0, (PIXELS - count) * sizeof(float));
-        }
-    }
+    for (size_t g = 0; g < groups; g++, panel_row += h->reduction * PIXELS)
+        memcpy(panel_row, tap_plane + bounds[g], PIXELS * sizeof(float));
 }
 
 static void pack_channels(const fovea_conv_header *h, const float *x, size_t first, size_t end, float *workspace) {
     const fovea_conv2d_params *p = &h->params;
     const size_t input_plane = p->input_height * p->input_width, taps = p->kernel_height * p->kernel_width;
-    float tap_planes[3][256]; /* pixel rows run only for planes of at most 256 pixels */
+    /* Pixel rows run only for planes of at most 256 pixels; the 8 past them are read by deal_tap_plane's last group. */
+    float tap_planes[3][256 + PIXELS];
+    memset(tap_planes, 0, sizeof tap_planes);
     const int three_taps = is_stride2_3x3(p);
     const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
     size_t bounds[256 / PIXELS + 1]; /* group g: pixels [bounds[g], bounds[g + 1]), as group_range */
     for (size_t g = 0; g <= groups; g++) bounds[g] = plane * g / groups;
+    if (fovea_pixel_groups_stride2_applies(p)) {
+        fovea_pack_pixel_groups_stride2__avx512(p, x, bounds, groups, first, end, workspace);
+        return;
+    }
     for (size_t unit = first; unit < end; unit++) {
         const size_t n = unit / p->channels, c = unit % p->channels;
         const float *src_plane = x + (n * p->channels + c) * input_plane;

@@ -16,6 +16,20 @@
 
 /* Reduction depth per microkernel call: an A panel slice of 8×512 floats (16 KB) stays in L1. */
 static const size_t k_block = 512;
+
+/*
+ * The reduction split into equal blocks of at most k_block: K = 1152
+ * (3×3 on 128 channels) runs as 3 × 384, not 512 + 512 + 128, whose short
+ * last block paid the tile's load, add and store for a quarter of the FMAs.
+ * Column blocks stay sized for k_block: sized for the shorter step they
+ * held 5 panels instead of 4 (737 KB of packed B next to 590 KB of weights
+ * in a 1 MB L2), and ResNet-50's layer2.0.conv2 lost inside the network
+ * what it gained alone.
+ */
+static size_t k_step(size_t k) {
+    const size_t blocks = (k + k_block - 1) / k_block;
+    return blocks > 0 ? (k + blocks - 1) / blocks : k;
+}
 /* Floats of one k-block × column block of packed B: 64 K floats (256 KB) stay in L2. */
 static const size_t b_block_floats = 64 * 1024;
 
@@ -310,7 +324,9 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             } else {
                 const float *x = r->x + g * group_channels * input_plane;
 #if FOVEA_HAVE_X86_VARIANTS
-                if (fovea_im2col_pack_3x3s2_rows_applies(p, nr, (fovea_isa)r->h->isa))
+                if (fovea_im2col_pack_stride2_panels_applies(p, nr, (fovea_isa)r->h->isa))
+                    fovea_im2col_pack_stride2_panels__avx512(p, x, p->channels * input_plane, n0, n_end - n0, b);
+                else if (fovea_im2col_pack_3x3s2_rows_applies(p, nr, (fovea_isa)r->h->isa))
                     fovea_im2col_pack_3x3s2_rows__avx512(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
                 else
 #endif
@@ -318,8 +334,9 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             }
             packed_block = block_index;
         }
-        for (size_t k0 = 0; k0 < k; k0 += k_block) {
-            const size_t kc = k - k0 < k_block ? k - k0 : k_block;
+        const size_t step = k_step(k);
+        for (size_t k0 = 0; k0 < k; k0 += step) {
+            const size_t kc = k - k0 < step ? k - k0 : step;
             const int first_block = k0 == 0, last_block = k0 + kc == k;
             const int accumulate = !first_block || r->add;
             for (size_t ip = panel_first; ip < panel_end; ip++) {
