@@ -5,7 +5,8 @@
  * outputs whose gaps must stay untouched, biases and activations, a
  * residual the output starts from (fovea_conv2d_add_f32); batches of small
  * planes, whose column panels straddle images (one GEMM over N·OH·OW
- * columns); the small-plane shapes that run with pixels as rows; the
+ * columns); 1×1 layers with few input channels (K 1-64) on planes of many
+ * column panels, read in place; the small-plane shapes that run with pixels as rows; the
  * stride-2 three-tap row gather of 3×3 stride-2 im2col, per ISA, against
  * its definition; and bad arguments.
  */
@@ -155,6 +156,32 @@ static void check_shape(const char *isa, test_rng *rng, const fovea_conv2d_param
 
 static void check_random_shapes(const char *isa, test_rng *rng) {
     for (int trial = 0; trial < 250; trial++) check_shape(isa, rng, random_params(rng), trial);
+}
+
+/*
+ * 1×1 stride-1 layers with few input channels (K 1-64) on planes of many
+ * column panels, which read the input planes in place (ResNet-50's K 64
+ * layers, MobileNetV2's expand layers): odd planes (ragged last panels),
+ * batches of 2 (panels straddling images), each shape several times so that
+ * the random threads (1-3), activations, bias and residual vary.
+ */
+static void check_pointwise_small_k(const char *isa, test_rng *rng) {
+    /* batch, K, H, W, M */
+    static const size_t shapes[][5] = {
+        {1, 1, 9, 11, 8},   {2, 2, 17, 19, 13},  {1, 3, 33, 31, 24}, {2, 7, 9, 11, 17},  {1, 16, 28, 28, 96},
+        {2, 16, 15, 17, 9}, {1, 24, 19, 23, 40}, {2, 32, 13, 29, 16}, {1, 33, 11, 13, 7}, {2, 48, 21, 9, 33},
+        {1, 64, 56, 56, 24}, {2, 64, 15, 15, 64}, {1, 63, 23, 27, 31},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const size_t *s = shapes[i];
+        fovea_conv2d_params p;
+        memset(&p, 0, sizeof p);
+        p.batch = s[0], p.channels = s[1], p.input_height = p.output_height = s[2];
+        p.input_width = p.output_width = s[3], p.output_channels = s[4], p.groups = 1;
+        p.kernel_height = p.kernel_width = p.stride_height = p.stride_width = 1;
+        p.dilation_height = p.dilation_width = 1;
+        for (int repeat = 0; repeat < 6; repeat++) check_shape(isa, rng, p, 2000 + (int)i * 6 + repeat);
+    }
 }
 
 /*
@@ -436,6 +463,7 @@ int main(void) {
         }
         check_random_shapes(test_isas[isa], &rng);
         check_batched_small_planes(test_isas[isa], &rng);
+        check_pointwise_small_k(test_isas[isa], &rng);
         check_3x3_stride2_rows(test_isas[isa], &rng);
         check_pixel_rows(test_isas[isa], &rng);
         check_pixel_rows_stride2(test_isas[isa], &rng);

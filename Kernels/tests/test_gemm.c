@@ -133,26 +133,48 @@ static void check_transposed_microkernel(test_rng *rng) {
 }
 #endif
 
-/* NaN stays NaN through every epilogue; infinities clamp. */
+/*
+ * NaN stays NaN through every epilogue (0 through ReLU); infinities clamp. Also Clips with an
+ * infinite bound, which a tile may store without that clamp; and the tile reading B in place.
+ */
 static void check_special_values(fovea_isa isa) {
     const fovea_gemm_config *config = fovea_gemm_config_for(isa);
+    const fovea_activation special[] = {
+        activations[0], activations[1], activations[2], activations[3],
+        {FOVEA_ACTIVATION_CLIP, 0.0f, INFINITY, 0},
+        {FOVEA_ACTIVATION_CLIP, -INFINITY, INFINITY, 0},
+        {FOVEA_ACTIVATION_CLIP, -INFINITY, 6.0f, 0},
+    };
     float a[64 * 1] = {0}, b[64] = {0}, c[64 * 64];
     a[0] = 1.0f;
     b[0] = NAN;
     b[1] = INFINITY;
     b[2] = -INFINITY;
-    for (size_t i = 0; i < 4; i++) {
-        const fovea_epilogue e = fovea_epilogue_of(&activations[i]);
-        config->ukernel(1, 3, 1, a, b, c, 3, NULL, 0, &e);
-        if (activations[i].kind == FOVEA_ACTIVATION_RELU) {
-            CHECK(c[0] == 0.0f, "%s: NaN through ReLU gave %g, expected 0 (as the Relu operator)", config->name, c[0]);
-        } else {
-            CHECK(c[0] != c[0], "%s: NaN through activation %zu gave %g", config->name, i, c[0]);
+    b[3] = -2.0f;
+    b[4] = 7.0f;
+    for (int strided = 0; strided < 2; strided++) {
+        if (strided && config->ukernel_strided == NULL) continue;
+        for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+            const fovea_epilogue e = fovea_epilogue_of(&special[i]);
+            if (strided) {
+                /* A full NR-wide row of B (b is 64 floats), one row of C. */
+                config->ukernel_strided(1, 1, a, b, config->nr, c, config->nr, NULL, 0, &e);
+            } else {
+                config->ukernel(1, 5, 1, a, b, c, 5, NULL, 0, &e);
+            }
+            if (special[i].kind == FOVEA_ACTIVATION_RELU) {
+                CHECK(c[0] == 0.0f, "%s: NaN through ReLU gave %g, expected 0 (as the Relu operator)", config->name,
+                      c[0]);
+            } else {
+                CHECK(c[0] != c[0], "%s (strided %d): NaN through activation %zu gave %g", config->name, strided, i,
+                      c[0]);
+            }
+            for (size_t j = 1; j < 5; j++) {
+                const float expected = (float)test_activation(&special[i], b[j]);
+                CHECK(c[j] == expected, "%s (strided %d): %g through activation %zu gave %g, expected %g",
+                      config->name, strided, b[j], i, c[j], expected);
+            }
         }
-        const double high = test_activation(&activations[i], INFINITY);
-        const double low = test_activation(&activations[i], -INFINITY);
-        CHECK(c[1] == (float)high && c[2] == (float)low, "%s: infinities through activation %zu gave %g, %g",
-              config->name, i, c[1], c[2]);
     }
 }
 

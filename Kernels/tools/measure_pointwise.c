@@ -22,7 +22,7 @@ typedef struct shape {
     const char *name;
     size_t channels, outputs, size;
     int add;  /* residual add fused (conv3 of a bottleneck) */
-    int relu;
+    int relu; /* 1: ReLU, 6: ReLU6 (a Clip to [0, 6], MobileNetV2's), 0: none */
     int cold; /* weights come from memory (a classifier's last layer: every other layer's data has evicted them) */
 } shape;
 
@@ -41,18 +41,19 @@ static const shape shapes[] = {
     {"rn50 l4.x.conv1 2048->512 7", 2048, 512, 7, 0, 1, 0},
     {"rn50 l4.x.conv3 512->2048 7 +add", 512, 2048, 7, 1, 1, 0},
     {"rn50 fc 2048->1000", 2048, 1000, 1, 0, 0, 1},
-    {"mnv2 expand 16->96 112", 16, 96, 112, 0, 1, 0},
+    {"mnv2 expand 16->96 112", 16, 96, 112, 0, 6, 0},
+    {"mnv2 project 32->16 112", 32, 16, 112, 0, 0, 0},
     {"mnv2 project 96->24 56", 96, 24, 56, 0, 0, 0},
-    {"mnv2 expand 24->144 56", 24, 144, 56, 0, 1, 0},
+    {"mnv2 expand 24->144 56", 24, 144, 56, 0, 6, 0},
     {"mnv2 project 144->24 56", 144, 24, 56, 0, 0, 0},
-    {"mnv2 expand 32->192 28", 32, 192, 28, 0, 1, 0},
+    {"mnv2 expand 32->192 28", 32, 192, 28, 0, 6, 0},
     {"mnv2 project 192->32 28", 192, 32, 28, 0, 0, 0},
-    {"mnv2 expand 64->384 14", 64, 384, 14, 0, 1, 0},
+    {"mnv2 expand 64->384 14", 64, 384, 14, 0, 6, 0},
     {"mnv2 project 384->64 14", 384, 64, 14, 0, 0, 0},
     {"mnv2 project 576->96 14", 576, 96, 14, 0, 0, 0},
-    {"mnv2 expand 160->960 7", 160, 960, 7, 0, 1, 0},
+    {"mnv2 expand 160->960 7", 160, 960, 7, 0, 6, 0},
     {"mnv2 project 960->160 7", 960, 160, 7, 0, 0, 0},
-    {"mnv2 last 320->1280 7", 320, 1280, 7, 0, 1, 0},
+    {"mnv2 last 320->1280 7", 320, 1280, 7, 0, 6, 0},
 };
 
 static double now(void) {
@@ -98,8 +99,8 @@ static void measure(const shape *s, size_t threads, int runs, double *median, do
     fovea_conv2d_pack(&p, w, NULL, packed, packed_bytes);
     const size_t workspace_bytes = fovea_conv2d_workspace_size(packed, threads);
     void *workspace = huge_alloc(workspace_bytes + 64);
-    const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
-    const fovea_activation *act = s->relu ? &relu : NULL;
+    const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0}, relu6 = {FOVEA_ACTIVATION_CLIP, 0, 6, 0};
+    const fovea_activation *act = s->relu == 6 ? &relu6 : s->relu ? &relu : NULL;
     double *times = malloc((size_t)runs * sizeof(double));
     for (int r = -3; r < runs; r++) {
         for (size_t i = 0; i < s->outputs * plane; i += 997) y[i] = 0.25f; /* keep the residual finite */
