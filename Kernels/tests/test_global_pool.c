@@ -90,6 +90,19 @@ static void random_cases(test_rng *rng) {
     }
 }
 
+/* Classifier heads: enough planes that 2 threads split them (MobileNetV2 1280×7×7, ResNet-50 2048×7×7, an odd count). */
+static void head_cases(test_rng *rng) {
+    static const size_t shapes[][3] = {{1, 1280, 49}, {1, 2048, 49}, {2, 1001, 49}, {1, 4099, 16}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const size_t count = shapes[s][0] * shapes[s][1] * shapes[s][2];
+        fenced_buffer x = fenced_alloc(count, (int)(s % 2));
+        for (size_t i = 0; i < count; i++) x.data[i] = rng_float(rng);
+        for (size_t threads = 1; threads <= 2; threads++)
+            compare_all_variants(shapes[s][0], shapes[s][1], shapes[s][2], x.data, threads);
+        fenced_free(&x);
+    }
+}
+
 static void known_values(void) {
     const float x[6] = {1, 2, 3, -4, -5, 0.5f};
     float y[2];
@@ -192,5 +205,6 @@ int main(void) {
     special_values();
     bad_arguments();
     random_cases(&rng);
+    head_cases(&rng);
     return test_finish("test_global_pool");
 }
