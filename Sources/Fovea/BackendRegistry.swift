@@ -21,7 +21,7 @@ public struct BackendRegistry: Sendable {
     }
 
     /// Fovea's built-in backends, fastest first: `kernels` (C, per-ISA kernels:
-    /// 0.75× and 0.79× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads
+    /// 0.73× and 0.75× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads
     /// on Zen 4 (2026-11-24), against 1.31× and 1.29× for `simd` when last measured), then `simd` for what the kernels
     /// do not run, then `blas`, which runs only Conv, Gemm and MatMul (force it
     /// with `blas,simd`).
