@@ -43,6 +43,29 @@ static inline int fovea_conv_is_3x3_stride2(const fovea_conv2d_params *p) {
 }
 
 /*
+ * One output-row piece of a stride-2 tap, as the stride-2 gathers read it:
+ * pixels [ow, ow + count) (count ≤ 16) of output row oh, tap (kh, kw). Pixel
+ * i reads input column first + 2i of input row ih; the loads start at the
+ * first column inside the row. Returns 0 when row ih lies in the padding;
+ * otherwise `row_start` is that first column's index in the plane and
+ * `column[i]` pixel i's column counted from it (-1: padding).
+ */
+static inline int fovea_stride2_row_piece(const fovea_conv2d_params *p, size_t kh, size_t kw, size_t oh, size_t ow,
+                                          size_t count, size_t *row_start, int column[16]) {
+    const int64_t width = (int64_t)p->input_width;
+    const int64_t ih = (int64_t)(2 * oh + kh * p->dilation_height) - (int64_t)p->pad_top;
+    if (ih < 0 || ih >= (int64_t)p->input_height) return 0;
+    const int64_t first = (int64_t)(2 * ow + kw * p->dilation_width) - (int64_t)p->pad_left;
+    const int64_t base = first < 0 ? 0 : first;
+    for (size_t i = 0; i < count; i++) {
+        const int64_t c = first + 2 * (int64_t)i;
+        column[i] = c < 0 || c >= width ? -1 : (int)(c - base);
+    }
+    *row_start = (size_t)(ih * width + base);
+    return 1;
+}
+
+/*
  * Small planes on AVX-512 run with pixels as the tile's rows and output
  * channels as its lanes (conv2d-pixel-rows.c): whether this shape does.
  */

@@ -45,29 +45,25 @@ FOVEA_TARGET_AVX512 static half_source half_source_at(const fovea_conv2d_params 
     memset(&s, 0, sizeof s);
     int lanes[2][16] = {{0}};
     const size_t image_columns = p->output_height * p->output_width;
-    const int64_t width = (int64_t)p->input_width;
     size_t j = 0;
     for (size_t piece = 0; piece < 2 && j < count; piece++) {
         const size_t n = (column + j) / image_columns, q = (column + j) % image_columns;
         const size_t oh = q / p->output_width, ow = q % p->output_width;
         size_t run = p->output_width - ow;
         if (run > count - j) run = count - j;
-        const int64_t ih = (int64_t)(2 * oh + kh * p->dilation_height) - (int64_t)p->pad_top;
-        if (ih >= 0 && ih < (int64_t)p->input_height) {
-            /* Input column of pixel i: first + 2i; the loads start at the first one inside the row. */
-            const int64_t first = (int64_t)(2 * ow + kw * p->dilation_width) - (int64_t)p->pad_left;
-            const int64_t base = first < 0 ? 0 : first;
+        size_t row_start;
+        int columns[16];
+        if (fovea_stride2_row_piece(p, kh, kw, oh, ow, run, &row_start, columns)) {
             uint32_t load = 0;
             for (size_t i = 0; i < run; i++) {
-                const int64_t c = first + 2 * (int64_t)i;
-                if (c < 0 || c >= width) continue;
-                lanes[piece][j + i] = (int)(c - base);
+                if (columns[i] < 0) continue;
+                lanes[piece][j + i] = columns[i];
                 s.keep[piece] |= (__mmask16)(1u << (j + i));
-                load |= 1u << (c - base);
+                load |= 1u << columns[i];
             }
             s.load[piece][0] = (__mmask16)(load & 0xFFFF);
             s.load[piece][1] = (__mmask16)(load >> 16);
-            s.offset[piece] = n * image_stride + (size_t)(ih * width + base);
+            s.offset[piece] = n * image_stride + row_start;
         }
         j += run;
     }

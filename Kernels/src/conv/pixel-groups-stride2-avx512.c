@@ -39,25 +39,21 @@ FOVEA_TARGET_AVX512 static tap_source tap_source_at(const fovea_conv2d_params *p
     s.load[0] = s.load[1] = 0;
     s.keep = 0;
     int lanes[16] = {0};
-    const int64_t width = (int64_t)p->input_width;
     size_t q = q0;
     for (size_t piece = 0; piece < 2 && q < q1; piece++) {
         const size_t oh = q / p->output_width, ow = q % p->output_width;
         size_t count = p->output_width - ow;
         if (count > q1 - q) count = q1 - q;
-        const int64_t ih = (int64_t)(2 * oh + kh * p->dilation_height) - (int64_t)p->pad_top;
-        if (ih >= 0 && ih < (int64_t)p->input_height) {
-            /* Input column of pixel i: first + 2i; the load starts at the first one inside the row. */
-            const int64_t first = (int64_t)(2 * ow + kw * p->dilation_width) - (int64_t)p->pad_left;
-            const int64_t base = first < 0 ? 0 : first;
+        size_t row_start;
+        int columns[16];
+        if (fovea_stride2_row_piece(p, kh, kw, oh, ow, count, &row_start, columns)) {
             for (size_t i = 0; i < count; i++) {
-                const int64_t column = first + 2 * (int64_t)i;
-                if (column < 0 || column >= width) continue;
-                lanes[q - q0 + i] = (int)(16 * piece + (size_t)(column - base));
+                if (columns[i] < 0) continue;
+                lanes[q - q0 + i] = (int)(16 * piece) + columns[i];
                 s.keep |= (__mmask16)(1u << (q - q0 + i));
-                s.load[piece] |= (__mmask16)(1u << (column - base));
+                s.load[piece] |= (__mmask16)(1u << columns[i]);
             }
-            s.offset[piece] = (size_t)(ih * width + base);
+            s.offset[piece] = row_start;
         }
         q += count;
     }
