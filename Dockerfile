@@ -1,6 +1,6 @@
 # fovea-serve in a container: the Open Inference Protocol on 8080 (REST, the
 # page, /metrics) and 8081 (gRPC). Not built here (no Docker engine on these
-# machines); see README "fovea serve" and deploy/ for KServe.
+# machines); see docs/serving.md and deploy/ for KServe.
 #
 #   docker build -t fovea-serve .
 #   docker run -p 8080:8080 -p 8081:8081 -v $PWD/../shared/models:/mnt/models:ro fovea-serve \

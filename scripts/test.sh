@@ -4,7 +4,7 @@
 # and times it. The script ends with a table of the steps and one line,
 # `N passed, M failed`, and exits non-zero if anything failed.
 #
-# Steps to choose (README, "Tests", says what runs where and why):
+# Steps to choose (docs/testing.md says what each step runs, where and why):
 #   FOVEA_TEST_SERVER=0   skips fovea-serve's tests (scripts/serve-test.sh --debug)
 #   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (default 60; 0 skips)
 set -uo pipefail
@@ -131,6 +131,14 @@ release_tests() {
   [ "$models" -eq 0 ] && [ "$tests" -eq 0 ]
 }
 
+# The documentation: every relative link in README.md, docs/ and Benchmarks/ resolves,
+# and every `fovea` command in a ```sh block parses against the CLI's --help, with
+# the release `fovea` the release step built (built here if it is missing).
+docs_check() {
+  [ -x .build/release/fovea ] || swift build -c release --product fovea > /dev/null 2>&1 || return 1
+  scripts/ci/check-docs.sh --fovea .build/release/fovea
+}
+
 # fovea train's exports and solver against the reference tools: what
 # FoveaTrainingTests wrote into .build-training (during `swift test`) is checked
 # by onnxruntime, scikit-learn and coremltools.
@@ -181,6 +189,8 @@ step "thread sanitizer" tsan_counts swift test --scratch-path .build-tsan --sani
 
 step "release" xctest_counts release_tests
 
+step "docs links and commands" ok_fail_counts docs_check
+
 step "training checks" summary_line_counts training_checks
 
 step "ONNX operators vs onnxruntime" summary_line_counts operator_check
@@ -188,7 +198,7 @@ step "ONNX operators vs onnxruntime" summary_line_counts operator_check
 step "C kernels" ctest_counts kernel_ctest build-cmake
 
 # The Swift suite under ASan/UBSan is scripts/sanitizers.sh, outside CI's time
-# budget (README, "Tests").
+# budget (docs/testing.md, "Outside CI").
 step "C kernels, ASan + UBSan" ctest_counts kernel_ctest_sanitized
 
 # Fovea as a versioned dependency (a package depending on it `from:` a tag) builds

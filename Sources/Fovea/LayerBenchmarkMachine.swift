@@ -3,8 +3,9 @@ import Foundation
 
 /// The machine's single-thread float32 multiply-add peak, measured here by a
 /// probe in the C kernel library (`fovea_fma_peak_gflops`), never taken from
-/// a spec sheet: the same AVX-512 code peaks at about 117 GFLOP/s per core on
-/// Zen 4 (two 256-bit halves) and about 235 on Zen 5 (full width).
+/// a spec sheet: the same AVX-512 code peaks at about half the rate on a core
+/// that executes it as two 256-bit halves (Zen 4) as on one with full-width
+/// units (Zen 5).
 ///
 /// ``LayerBenchmark`` reports each layer's GFLOP/s as a share of this peak
 /// times the thread count.

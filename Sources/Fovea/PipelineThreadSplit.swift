@@ -4,8 +4,8 @@
 ///
 /// An inference thread that shares its core with the busy background thread
 /// holds up the others at every layer's barrier, so running on one thread fewer
-/// can be faster (SqueezeNet 1.1 at 2 threads: 92 images/s with both inference
-/// threads, 121 with one beside the decoder); a large model, whose inference
+/// can be faster (measured on SqueezeNet 1.1 at 2 threads: Benchmarks/results/,
+/// docs/performance.md); a large model, whose inference
 /// takes much longer than preparing its input, wants every thread. How much the
 /// sharing costs depends on the model's layers, on how the kernels' threads wait,
 /// and on what else the machine runs, so the split is measured, not predicted:

@@ -12,9 +12,7 @@ import Musl
 /// Why: a MobileNetV2 inference touches about 14 MB of weights and 10 MB of
 /// activations, more than the second-level TLB covers with 4 KiB pages (Zen 4:
 /// 3072 entries, 12 MB), so the layers that stream weights from memory also
-/// walk page tables. MobileNetV2 on the kernels backend, Zen 4, 1 thread,
-/// alternated runs: 6.45-6.61 -> 6.30-6.37 ms, most of it in the layers that
-/// stream weights (the classifier's 5 MB: 0.31 -> 0.17 ms).
+/// walk page tables. The measured gain is in Benchmarks/results/ (docs/performance.md).
 public enum HugePages {
     /// Bytes of one huge page (2 MiB: x86-64 Linux, and arm64 Linux with 4 KiB pages).
     public static let pageBytes = 2 << 20
