@@ -9,20 +9,9 @@
  * N (b broadcast) × C (both) × H·W (b broadcast): rows of a vector-scalar
  * loop over H·W with b's value for the channel.
  */
-#include "elementwise.h"
+#include "../configs/config.h"
 
 #include <string.h>
-
-static const fovea_binary_fn binary_variants[FOVEA_ISA_COUNT] = {
-    fovea_binary_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_binary_f32__avx2,
-    fovea_binary_f32__avx512,
-#else
-    fovea_binary_f32__scalar,
-    fovea_binary_f32__scalar,
-#endif
-};
 
 enum { max_rank = FOVEA_ELEMENTWISE_MAX_RANK };
 
@@ -196,7 +185,7 @@ fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a
         return FOVEA_STATUS_INVALID_PARAMETER;
     }
 
-    const fovea_binary_fn run = binary_variants[fovea_active_isa()];
+    const fovea_binary_fn run = fovea_elementwise_config_active()->binary;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const fovea_epilogue_class kind = fovea_epilogue_class_of(activation);
     const size_t inner = plan.extent[plan.dims - 1];

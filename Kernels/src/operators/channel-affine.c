@@ -6,7 +6,7 @@
  * The multiply and the add stay separate operations (no FMA on baseline
  * x86-64), as the reference backend computes them.
  */
-#include "elementwise.h"
+#include "../microkernels/elementwise/elementwise.h"
 
 static void affine_planes(size_t first, size_t end, size_t channels, size_t plane, const float *x,
                           const float *scale, const float *shift, float *y, const fovea_epilogue *epilogue, int plain) {

@@ -13,8 +13,7 @@
  */
 #include "fovea_conv_maxpool.h"
 
-#include "../conv/conv.h"
-#include "../pooling/pooling.h"
+#include "conv2d.h"
 #include "../runtime/parallel.h"
 #include "../runtime/runtime.h"
 
@@ -49,7 +48,7 @@ static int pool_is_valid(const fovea_pool2d_params *q) {
 
 int fovea_conv2d_maxpool_supported(const fovea_conv2d_params *conv, const fovea_pool2d_params *pool) {
     if (conv == NULL || pool == NULL || fovea_conv2d_check(conv) != FOVEA_STATUS_OK) return 0;
-    return conv->groups == 1 && !fovea_conv_uses_pixel_rows(conv, fovea_active_isa()) && pool_is_valid(pool) &&
+    return conv->groups == 1 && !fovea_conv_uses_pixel_rows(conv, fovea_conv_config_active()) && pool_is_valid(pool) &&
            pool->batch == conv->batch && pool->channels == conv->output_channels &&
            pool->input_height == conv->output_height && pool->input_width == conv->output_width;
 }
@@ -122,7 +121,7 @@ static void convolve_rows(const fused_run *r, size_t n, size_t first, size_t end
     const size_t mr = r->config->mr, nr = r->config->nr, ldc = r->b.buffer_rows * ow;
     const size_t n0 = first * ow, columns = (end - first) * ow;
     fovea_im2col_pack(p, r->x + n * p->channels * p->input_height * p->input_width, 0, n0, columns, nr,
-                      (fovea_isa)r->h->isa, pack);
+                      fovea_conv_config_for((fovea_isa)r->h->isa), pack);
     const fovea_gemm_config *narrow = r->config->narrow;
     const size_t row_panels = (m + mr - 1) / mr;
     for (size_t k0 = 0; k0 < k; k0 += K_BLOCK) {
@@ -226,7 +225,7 @@ fovea_status fovea_conv2d_maxpool_f32(const fovea_conv2d_params *conv, const voi
     r.p = conv;
     r.q = pool;
     r.config = fovea_gemm_config_for((fovea_isa)h->isa);
-    r.pool_plane = fovea_maxpool2d_plane_for_active_isa();
+    r.pool_plane = fovea_pool_config_active()->maxpool2d;
     r.panels = (const float *)((const char *)packed + FOVEA_CONV_HEADER_BYTES);
     r.bias = bias != NULL ? bias : r.panels + h->group_floats;
     r.x = x;

@@ -11,7 +11,7 @@
  * others pack every pixel group's im2col rows once (K×8 floats each) into a
  * workspace shared by the threads, which then split the tiles.
  */
-#include "conv.h"
+#include "conv2d.h"
 
 #include <string.h>
 
@@ -26,21 +26,16 @@ enum { PIXELS = 8, CHANNELS = 32 };
  * leave lanes empty (48 = 32 + 16: 104 -> 80), and for im2col over many
  * columns (batch 8 of 7×7 3×3: its shared workspace leaves L2).
  */
-int fovea_conv_uses_pixel_rows(const fovea_conv2d_params *p, fovea_isa isa) {
-#if FOVEA_HAVE_X86_VARIANTS
+int fovea_conv_uses_pixel_rows(const fovea_conv2d_params *p, const fovea_conv_config *conv) {
     const size_t plane = p->output_height * p->output_width;
     const size_t k = p->channels / p->groups * p->kernel_height * p->kernel_width;
     const size_t lanes = (p->output_channels + CHANNELS - 1) / CHANNELS * CHANNELS;
-    return isa == FOVEA_ISA_AVX512 && p->groups == 1 && k >= 128 && 10 * p->output_channels >= 9 * lanes &&
+    return conv->gemm_pixel_rows != NULL && p->groups == 1 && k >= 128 && 10 * p->output_channels >= 9 * lanes &&
            plane <= 256 && (fovea_conv_is_pointwise(p) || p->batch * plane <= 256);
-#else
-    (void)p, (void)isa;
-    return 0;
-#endif
 }
 
-size_t fovea_conv_weight_panel_rows(const fovea_conv2d_params *p, fovea_isa isa) {
-    return fovea_conv_uses_pixel_rows(p, isa) ? CHANNELS : fovea_gemm_config_for(isa)->mr;
+size_t fovea_conv_weight_panel_rows(const fovea_conv2d_params *p, const fovea_conv_config *conv) {
+    return fovea_conv_uses_pixel_rows(p, conv) ? CHANNELS : conv->gemm->mr;
 }
 
 static size_t pixel_groups(const fovea_conv2d_params *p) {
@@ -69,11 +64,11 @@ static void pack_groups(const fovea_conv_header *h, const float *x, size_t first
         size_t q0, q1;
         group_range(plane, groups, i % groups, &q0, &q1);
         fovea_im2col_pack(p, x, p->channels * p->input_height * p->input_width, n * plane + q0, q1 - q0, PIXELS,
-                          FOVEA_ISA_AVX512, workspace + i * h->reduction * PIXELS);
+                          fovea_conv_config_for((fovea_isa)h->isa), workspace + i * h->reduction * PIXELS);
     }
 }
 
-/* 3×3 stride 2, pad 1 on the left: one input row gives all three kw taps (fovea_gather_stride2_taps3__avx512). */
+/* 3×3 stride 2, pad 1 on the left: one input row gives all three kw taps (the config's gather_stride2_taps3). */
 static int is_stride2_3x3(const fovea_conv2d_params *p) {
     return fovea_conv_is_3x3_stride2(p) && p->pad_left == 1;
 }
@@ -93,11 +88,12 @@ static int is_stride2_3x3(const fovea_conv2d_params *p) {
  * input row here (layer4.0's 512 channels, 14 -> 7: 2.64 -> 2.53 ms).
  */
 static int packs_by_channel(const fovea_conv2d_params *p) {
-    return p->output_width > PIXELS || is_stride2_3x3(p) || fovea_pixel_groups_stride2_applies(p);
+    return p->output_width > PIXELS || is_stride2_3x3(p) || fovea_im2col_stride2_pixel_groups_applies(p);
 }
 
 /* The im2col row of tap (kh, kw) of one channel plane, for the whole output plane (OH·OW values). */
-static void gather_tap_plane(const fovea_conv2d_params *p, const float *src_plane, size_t kh, size_t kw, float *dst) {
+static void gather_tap_plane(const fovea_conv_config *conv, const fovea_conv2d_params *p, const float *src_plane, size_t kh,
+                             size_t kw, float *dst) {
     const size_t ow_count = p->output_width;
     /* Output columns [ow_first, ow_end) read inside the row; the others are padding. */
     const int64_t iw0 = (int64_t)(kw * p->dilation_width) - (int64_t)p->pad_left;
@@ -119,7 +115,7 @@ static void gather_tap_plane(const fovea_conv2d_params *p, const float *src_plan
         if (stride == 1) {
             for (size_t q = 0; q < count; q++) dst[ow_first + q] = row[q];
         } else if (stride == 2) {
-            if (count > 0) fovea_gather_stride2__avx512(dst + ow_first, row, count);
+            if (count > 0) conv->gather_stride2(dst + ow_first, row, count);
         } else {
             for (size_t q = 0; q < count; q++) dst[ow_first + q] = row[q * stride];
         }
@@ -128,8 +124,8 @@ static void gather_tap_plane(const fovea_conv2d_params *p, const float *src_plan
 }
 
 /* The three taps (kh, 0..2) of a 3×3 stride-2 pad-1 convolution's channel plane at once. */
-static void gather_tap_planes_stride2_3x3(const fovea_conv2d_params *p, const float *src_plane, size_t kh,
-                                          float *dst0, float *dst1, float *dst2) {
+static void gather_tap_planes_stride2_3x3(const fovea_conv_config *conv, const fovea_conv2d_params *p,
+                                          const float *src_plane, size_t kh, float *dst0, float *dst1, float *dst2) {
     const size_t ow_count = p->output_width;
     for (size_t oh = 0; oh < p->output_height; oh++) {
         const size_t at = oh * ow_count;
@@ -140,8 +136,8 @@ static void gather_tap_planes_stride2_3x3(const fovea_conv2d_params *p, const fl
             memset(dst2 + at, 0, ow_count * sizeof(float));
             continue;
         }
-        fovea_gather_stride2_taps3__avx512(dst0 + at, dst1 + at, dst2 + at, src_plane + (size_t)ih * p->input_width,
-                                           p->input_width, 0, ow_count);
+        conv->gather_stride2_taps3(dst0 + at, dst1 + at, dst2 + at, src_plane + (size_t)ih * p->input_width,
+                                   p->input_width, 0, ow_count);
     }
 }
 
@@ -163,6 +159,7 @@ static void deal_tap_plane(const fovea_conv_header *h, const size_t *bounds, siz
 
 static void pack_channels(const fovea_conv_header *h, const float *x, size_t first, size_t end, float *workspace) {
     const fovea_conv2d_params *p = &h->params;
+    const fovea_conv_config *conv = fovea_conv_config_for((fovea_isa)h->isa);
     const size_t input_plane = p->input_height * p->input_width, taps = p->kernel_height * p->kernel_width;
     /* Pixel rows run only for planes of at most 256 pixels; the 8 past them are read by deal_tap_plane's last group. */
     float tap_planes[3][256 + PIXELS];
@@ -171,8 +168,8 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
     const size_t plane = p->output_height * p->output_width, groups = pixel_groups(p);
     size_t bounds[256 / PIXELS + 1]; /* group g: pixels [bounds[g], bounds[g + 1]), as group_range */
     for (size_t g = 0; g <= groups; g++) bounds[g] = plane * g / groups;
-    if (fovea_pixel_groups_stride2_applies(p)) {
-        fovea_pack_pixel_groups_stride2__avx512(p, x, bounds, groups, first, end, workspace);
+    if (fovea_im2col_stride2_pixel_groups_applies(p)) {
+        conv->im2col_stride2_pixel_groups(p, x, bounds, groups, first, end, workspace);
         return;
     }
     for (size_t unit = first; unit < end; unit++) {
@@ -181,12 +178,12 @@ static void pack_channels(const fovea_conv_header *h, const float *x, size_t fir
         for (size_t kh = 0; kh < p->kernel_height; kh++) {
             const size_t k = c * taps + kh * p->kernel_width;
             if (three_taps) {
-                gather_tap_planes_stride2_3x3(p, src_plane, kh, tap_planes[0], tap_planes[1], tap_planes[2]);
+                gather_tap_planes_stride2_3x3(conv, p, src_plane, kh, tap_planes[0], tap_planes[1], tap_planes[2]);
                 for (size_t kw = 0; kw < 3; kw++) deal_tap_plane(h, bounds, groups, n, k + kw, tap_planes[kw], workspace);
                 continue;
             }
             for (size_t kw = 0; kw < p->kernel_width; kw++) {
-                gather_tap_plane(p, src_plane, kh, kw, tap_planes[0]);
+                gather_tap_plane(conv, p, src_plane, kh, kw, tap_planes[0]);
                 deal_tap_plane(h, bounds, groups, n, k + kw, tap_planes[0], workspace);
             }
         }
@@ -207,6 +204,7 @@ static void compute_tiles(const fovea_conv_header *h, const float *panels, const
     const size_t groups = pixel_groups(p), input_plane = p->input_height * p->input_width;
     const size_t all_groups = p->batch * groups;
     const int pointwise = fovea_conv_is_pointwise(p);
+    const fovea_gemm_ukernel_transposed_fn tile = fovea_conv_config_for((fovea_isa)h->isa)->gemm_pixel_rows;
     /*
      * The whole reduction per tile: blocking K (256-1024) so that a weight slice
      * stays in L1 was 5-20% slower on Zen 4 (ResNet-50's 7×7 layers, K 512-4608),
@@ -233,9 +231,8 @@ static void compute_tiles(const fovea_conv_header *h, const float *panels, const
             next = panels + (ip + 1) * CHANNELS * k + 16 * line0;
             lines = line1 - line0;
         }
-        fovea_f32_gemm_t8x32__avx512(q1 - q0, channels, k, a, pointwise ? input_plane : PIXELS,
-                                     panels + ip * CHANNELS * k, c, plane, bias + ip * CHANNELS, add, epilogue, next,
-                                     lines);
+        tile(q1 - q0, channels, k, a, pointwise ? input_plane : PIXELS, panels + ip * CHANNELS * k, c, plane,
+             bias + ip * CHANNELS, add, epilogue, next, lines);
     }
 }
 /* One layer's run, shared by the threads of its two parallel loops. */

@@ -1,23 +1,11 @@
 /*
- * The exported direct small-channel convolution: check the parameters, pick
- * the variant for the ISA, run it over the output rows (and blocks of output
+ * The exported direct small-channel convolution: check the parameters, take
+ * the config's tile, run it over the output rows (and blocks of output
  * channels when rows are few) in parallel (fovea_parallel_run).
  */
-#include "direct-conv-smallc.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
-
-#if FOVEA_HAVE_X86_VARIANTS
-static const fovea_conv_smallc_fn variants[FOVEA_ISA_COUNT] = {
-    fovea_f32_conv_smallc_1x1__scalar, fovea_f32_conv_smallc_4x24__avx2, fovea_f32_conv_smallc_8x48__avx512};
-static const char *const names[FOVEA_ISA_COUNT] = {"f32_conv_smallc_1x1_scalar", "f32_conv_smallc_4x24_avx2",
-                                                   "f32_conv_smallc_8x48_avx512"};
-#else
-static const fovea_conv_smallc_fn variants[FOVEA_ISA_COUNT] = {
-    fovea_f32_conv_smallc_1x1__scalar, fovea_f32_conv_smallc_1x1__scalar, fovea_f32_conv_smallc_1x1__scalar};
-static const char *const names[FOVEA_ISA_COUNT] = {"f32_conv_smallc_1x1_scalar", "f32_conv_smallc_1x1_scalar",
-                                                   "f32_conv_smallc_1x1_scalar"};
-#endif
 
 int fovea_conv2d_smallc_supports(const fovea_conv2d_params *p) {
     if (fovea_conv2d_check(p) != FOVEA_STATUS_OK) return 0;
@@ -81,7 +69,7 @@ fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *
         return FOVEA_STATUS_TOO_LARGE;
     }
 
-    const fovea_conv_smallc_fn run = variants[fovea_active_isa()];
+    const fovea_conv_smallc_fn run = fovea_conv_smallc_config_active()->ukernel;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const size_t taps = p->channels * p->kernel_height * p->kernel_width;
     const size_t rows = p->batch * p->output_height;
@@ -107,5 +95,5 @@ fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *
 
 const char *fovea_conv2d_smallc_kernel_name(const fovea_conv2d_params *p) {
     if (!fovea_conv2d_smallc_supports(p)) return NULL;
-    return names[fovea_active_isa()];
+    return fovea_conv_smallc_config_active()->name;
 }

@@ -10,7 +10,7 @@
  * fastest, so a thread with consecutive units of one column block packs it
  * once. The parallel loop only hands each thread a contiguous range of units.
  */
-#include "conv.h"
+#include "conv2d.h"
 
 #include <string.h>
 
@@ -42,7 +42,7 @@ static size_t round_up(size_t value, size_t multiple) { return (value + multiple
 
 size_t fovea_conv2d_packed_size(const fovea_conv2d_params *p) {
     if (fovea_conv2d_check(p) != FOVEA_STATUS_OK) return 0;
-    const size_t mr = fovea_conv_weight_panel_rows(p, fovea_active_isa());
+    const size_t mr = fovea_conv_weight_panel_rows(p, fovea_conv_config_active());
     const size_t gm = p->output_channels / p->groups;
     const size_t k = p->channels / p->groups * p->kernel_height * p->kernel_width;
     const size_t group_floats = round_up(fovea_gemm_packed_a_floats(mr, gm, k), 16);
@@ -55,13 +55,13 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
     if (status != FOVEA_STATUS_OK) return status;
     if (weights == NULL || packed == NULL) return FOVEA_STATUS_NULL_POINTER;
     if (packed_bytes < fovea_conv2d_packed_size(p)) return FOVEA_STATUS_BUFFER_TOO_SMALL;
-    const fovea_isa isa = fovea_active_isa();
-    const size_t mr = fovea_conv_weight_panel_rows(p, isa);
+    const fovea_conv_config *conv = fovea_conv_config_active();
+    const size_t mr = fovea_conv_weight_panel_rows(p, conv);
     fovea_conv_header h = {0};
     h.magic = FOVEA_CONV_MAGIC;
-    h.isa = (uint32_t)isa;
+    h.isa = (uint32_t)conv->isa;
     h.has_bias = bias != NULL;
-    h.pixel_rows = (uint32_t)fovea_conv_uses_pixel_rows(p, isa);
+    h.pixel_rows = (uint32_t)fovea_conv_uses_pixel_rows(p, conv);
     h.params = *p;
     h.group_outputs = p->output_channels / p->groups;
     h.reduction = p->channels / p->groups * p->kernel_height * p->kernel_width;
@@ -80,7 +80,8 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
 const char *fovea_conv2d_kernel_name(const void *packed) {
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL) return NULL;
-    return h->pixel_rows ? "f32_gemm_t8x32_avx512" : fovea_gemm_config_for((fovea_isa)h->isa)->name;
+    const fovea_conv_config *conv = fovea_conv_config_for((fovea_isa)h->isa);
+    return h->pixel_rows ? conv->gemm_pixel_rows_name : conv->gemm->name;
 }
 
 /*
@@ -175,7 +176,8 @@ size_t fovea_conv2d_workspace_size(const void *packed, size_t threads) {
 /* What every unit of one run shares. */
 typedef struct conv_run {
     const fovea_conv_header *h;
-    const fovea_gemm_config *config;
+    const fovea_conv_config *conv;
+    const fovea_gemm_config *config; /* conv->gemm */
     schedule s;
     const float *panels;
     const float *bias;
@@ -323,14 +325,13 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
                 }
             } else {
                 const float *x = r->x + g * group_channels * input_plane;
-#if FOVEA_HAVE_X86_VARIANTS
-                if (fovea_im2col_pack_stride2_panels_applies(p, nr, (fovea_isa)r->h->isa))
-                    fovea_im2col_pack_stride2_panels__avx512(p, x, p->channels * input_plane, n0, n_end - n0, b);
-                else if (fovea_im2col_pack_3x3s2_rows_applies(p, nr, (fovea_isa)r->h->isa))
-                    fovea_im2col_pack_3x3s2_rows__avx512(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
+                const fovea_conv_config *conv = r->conv;
+                if (conv->im2col_stride2_panels != NULL && fovea_im2col_stride2_panels_applies(p, nr))
+                    conv->im2col_stride2_panels(p, x, p->channels * input_plane, n0, n_end - n0, b);
+                else if (conv->im2col_3x3s2_rows != NULL && fovea_im2col_3x3s2_rows_applies(p, nr))
+                    conv->im2col_3x3s2_rows(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
                 else
-#endif
-                    fovea_im2col_pack(p, x, p->channels * input_plane, n0, n_end - n0, nr, (fovea_isa)r->h->isa, b);
+                    fovea_im2col_pack(p, x, p->channels * input_plane, n0, n_end - n0, nr, conv, b);
             }
             packed_block = block_index;
         }
@@ -392,7 +393,8 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
 
     conv_run r;
     r.h = h;
-    r.config = fovea_gemm_config_for((fovea_isa)h->isa);
+    r.conv = fovea_conv_config_for((fovea_isa)h->isa);
+    r.config = r.conv->gemm;
     r.panels = (const float *)((const char *)packed + FOVEA_CONV_HEADER_BYTES);
     r.bias = bias != NULL ? bias : r.panels + h->group_floats * p->groups;
     r.x = x;

@@ -1,64 +1,23 @@
 /*
- * The exported depthwise convolution: check the parameters, pick the variant
- * for the shape and the ISA, run it over the output planes (and row bands of
+ * The exported depthwise convolution: check the parameters, take the kernel
+ * for the shape from the config, run it over the output planes (and row bands of
  * them when planes are few) in parallel with OpenMP.
  */
-#include "depthwise.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
 
-typedef enum dwconv_kind {
-    DWCONV_3X3S1,
-    DWCONV_3X3S2,
-    DWCONV_5X5S1,
-    DWCONV_5X5S2,
-    DWCONV_7X7S1,
-    DWCONV_7X7S2,
-    DWCONV_KXK,
-    DWCONV_KIND_COUNT
-} dwconv_kind;
-
-/* A variant and its name ("dwconv_7x7s1_avx512"); a kind without its own code on an ISA runs k×k. */
-typedef struct dwconv_variant {
-    fovea_dwconv_fn run;
-    const char *name;
-} dwconv_variant;
-
-#define VARIANT(kind, isa) {fovea_dwconv_##kind##_f32__##isa, "dwconv_" #kind "_" #isa}
-
-#if FOVEA_HAVE_X86_VARIANTS
-static const dwconv_variant dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
-    {VARIANT(3x3s1, scalar), VARIANT(3x3s1, avx2), VARIANT(3x3s1, avx512)},
-    {VARIANT(3x3s2, scalar), VARIANT(3x3s2, avx2), VARIANT(3x3s2, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(5x5s1, avx2), VARIANT(5x5s1, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(5x5s2, avx2), VARIANT(5x5s2, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(7x7s1, avx2), VARIANT(7x7s1, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(7x7s2, avx2), VARIANT(7x7s2, avx512)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, avx2), VARIANT(kxk, avx512)},
-};
-#else
-static const dwconv_variant dwconv_variants[DWCONV_KIND_COUNT][FOVEA_ISA_COUNT] = {
-    {VARIANT(3x3s1, scalar), VARIANT(3x3s1, scalar), VARIANT(3x3s1, scalar)},
-    {VARIANT(3x3s2, scalar), VARIANT(3x3s2, scalar), VARIANT(3x3s2, scalar)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
-    {VARIANT(kxk, scalar), VARIANT(kxk, scalar), VARIANT(kxk, scalar)},
-};
-#endif
-
-static dwconv_kind kind_of(const fovea_conv2d_params *p) {
+static fovea_dwconv_kind kind_of(const fovea_conv2d_params *p) {
     if (p->kernel_height != p->kernel_width || p->stride_height != p->stride_width || p->dilation_height != 1 ||
         p->dilation_width != 1 || p->stride_height > 2) {
-        return DWCONV_KXK;
+        return FOVEA_DWCONV_KXK;
     }
     const int s2 = p->stride_height == 2;
     switch (p->kernel_height) {
-    case 3: return s2 ? DWCONV_3X3S2 : DWCONV_3X3S1;
-    case 5: return s2 ? DWCONV_5X5S2 : DWCONV_5X5S1;
-    case 7: return s2 ? DWCONV_7X7S2 : DWCONV_7X7S1;
-    default: return DWCONV_KXK;
+    case 3: return s2 ? FOVEA_DWCONV_3X3S2 : FOVEA_DWCONV_3X3S1;
+    case 5: return s2 ? FOVEA_DWCONV_5X5S2 : FOVEA_DWCONV_5X5S1;
+    case 7: return s2 ? FOVEA_DWCONV_7X7S2 : FOVEA_DWCONV_7X7S1;
+    default: return FOVEA_DWCONV_KXK;
     }
 }
 
@@ -155,7 +114,7 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
         return FOVEA_STATUS_TOO_LARGE;
     }
 
-    const fovea_dwconv_fn run = dwconv_variants[kind_of(p)][fovea_active_isa()].run;
+    const fovea_dwconv_fn run = fovea_dwconv_config_active()->kinds[kind_of(p)].run;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const size_t taps = p->kernel_height * p->kernel_width;
     const size_t multiplier = p->output_channels / p->channels;
@@ -196,5 +155,5 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
 const char *fovea_depthwise_kernel_name(const fovea_conv2d_params *p) {
     size_t outputs = 0;
     if (check_shape(p, &outputs) != FOVEA_STATUS_OK) return NULL;
-    return dwconv_variants[kind_of(p)][fovea_active_isa()].name;
+    return fovea_dwconv_config_active()->kinds[kind_of(p)].name;
 }

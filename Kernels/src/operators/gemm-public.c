@@ -2,19 +2,17 @@
  * The exported microkernel entry points (fovea_gemm.h): the SGEMM microkernels
  * of gemm.h alone, one full tile per call, for benchmarks and tests.
  */
-#include "gemm.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
 #include <string.h>
 
 /* The fovea_isa of a name: -1 unknown, -2 known but not supported here; NULL is the active ISA. */
 static int isa_of(const char *name) {
-    if (name == NULL) return (int)fovea_active_isa();
-    static const char *const names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512"};
-    for (int i = 0; i < FOVEA_ISA_COUNT; i++) {
-        if (strcmp(name, names[i]) == 0) return fovea_kernels_isa_supported(name) ? i : -2;
-    }
-    return -1;
+    if (name == NULL) return (int)fovea_gemm_config_active()->isa;
+    const int level = fovea_isa_level(name);
+    if (level < 0) return -1;
+    return fovea_kernels_isa_supported(name) ? level : -2;
 }
 
 /* The microkernel of an ISA name, or the status that refuses it. */

@@ -1,32 +1,10 @@
 /*
- * The exported global pooling entry points: check the arguments, pick the ISA
- * variant, run it over the N×C planes (in parallel with OpenMP).
+ * The exported global pooling entry points: check the arguments, take the
+ * config's kernel, run it over the N×C planes (in parallel with OpenMP).
  */
-#include "pooling.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
-
-static const fovea_global_pool_plane_fn global_maxpool_variants[FOVEA_ISA_COUNT] = {
-    fovea_global_maxpool_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_global_maxpool_f32__avx2,
-    fovea_global_maxpool_f32__avx512,
-#else
-    fovea_global_maxpool_f32__scalar,
-    fovea_global_maxpool_f32__scalar,
-#endif
-};
-
-static const fovea_global_pool_plane_fn global_avgpool_variants[FOVEA_ISA_COUNT] = {
-    fovea_global_avgpool_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_global_avgpool_f32__avx2,
-    fovea_global_avgpool_f32__avx512,
-#else
-    fovea_global_avgpool_f32__scalar,
-    fovea_global_avgpool_f32__scalar,
-#endif
-};
 
 /* One call's planes, shared out by fovea_parallel_for. */
 typedef struct global_pool_job {
@@ -41,7 +19,7 @@ static void global_pool_planes(void *context, size_t begin, size_t end) {
     for (size_t plane = begin; plane < end; plane++) j->y[plane] = j->pool_plane(j->spatial_size, j->x + plane * j->spatial_size);
 }
 
-static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FOVEA_ISA_COUNT], size_t batch,
+static fovea_status run_global_pool(fovea_global_pool_plane_fn pool_plane, size_t batch,
                                     size_t channels, size_t spatial_size, const float *x, float *y,
                                     size_t threads) {
     size_t planes = 0, inputs = 0, bytes = 0;
@@ -53,7 +31,6 @@ static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FO
     if (spatial_size == 0) return FOVEA_STATUS_INVALID_PARAMETER;
     if (x == NULL || y == NULL) return FOVEA_STATUS_NULL_POINTER;
 
-    const fovea_global_pool_plane_fn pool_plane = variants[fovea_active_isa()];
     /*
      * Each plane also ends in a horizontal sum (or max) and a store, about the cost of 16 more
      * inputs: counted, so that a classifier head's small planes split. MobileNetV2's 1280 planes
@@ -69,10 +46,10 @@ static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FO
 
 fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
                                       size_t threads) {
-    return run_global_pool(global_avgpool_variants, batch, channels, spatial_size, x, y, threads);
+    return run_global_pool(fovea_pool_config_active()->global_avgpool, batch, channels, spatial_size, x, y, threads);
 }
 
 fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
                                       size_t threads) {
-    return run_global_pool(global_maxpool_variants, batch, channels, spatial_size, x, y, threads);
+    return run_global_pool(fovea_pool_config_active()->global_maxpool, batch, channels, spatial_size, x, y, threads);
 }

@@ -4,7 +4,7 @@
  * each row segment becomes one contiguous (stride 1) or strided read of an
  * input row per reduction index, with zeros where the taps fall in padding.
  */
-#include "conv.h"
+#include "conv2d.h"
 
 #include <string.h>
 
@@ -33,21 +33,6 @@ static size_t panel_segments(const fovea_conv2d_params *p, size_t n0, size_t cou
         column += run;
     }
     return made;
-}
-
-void fovea_gather_stride2__scalar(float *dst, const float *src, size_t count) {
-    for (size_t q = 0; q < count; q++) dst[q] = src[2 * q];
-}
-
-void fovea_gather_stride2_taps3__scalar(float *dst0, float *dst1, float *dst2, const float *row, size_t width,
-                                        size_t start, size_t count) {
-    float *const dst[3] = {dst0, dst1, dst2};
-    for (size_t kw = 0; kw < 3; kw++) {
-        for (size_t q = 0; q < count; q++) {
-            const size_t column = start + 2 * q + kw; /* the input column plus one */
-            dst[kw][q] = column >= 1 && column - 1 < width ? row[column - 1] : 0.0f;
-        }
-    }
 }
 
 /*
@@ -96,17 +81,9 @@ static tap_geometry segment_tap(const fovea_conv2d_params *p, size_t kh, size_t 
 }
 
 void fovea_im2col_pack(const fovea_conv2d_params *p, const float *x, size_t image_stride, size_t n0, size_t nc,
-                       size_t nr, fovea_isa isa, float *packed) {
-#if FOVEA_HAVE_X86_VARIANTS
-    const fovea_gather_stride2_fn gather_stride2 =
-        isa == FOVEA_ISA_AVX512 ? fovea_gather_stride2__avx512 : fovea_gather_stride2__scalar;
-    const fovea_gather_stride2_taps3_fn gather_taps3 =
-        isa == FOVEA_ISA_AVX512 ? fovea_gather_stride2_taps3__avx512 : fovea_gather_stride2_taps3__scalar;
-#else
-    (void)isa;
-    const fovea_gather_stride2_fn gather_stride2 = fovea_gather_stride2__scalar;
-    const fovea_gather_stride2_taps3_fn gather_taps3 = fovea_gather_stride2_taps3__scalar;
-#endif
+                       size_t nr, const fovea_conv_config *conv, float *packed) {
+    const fovea_gather_stride2_fn gather_stride2 = conv->gather_stride2;
+    const fovea_gather_stride2_taps3_fn gather_taps3 = conv->gather_stride2_taps3;
     /* 3×3 stride 2 with one column of left padding: each input row read once for its three kw taps. */
     const int three_taps = fovea_conv_is_3x3_stride2(p) && p->pad_left == 1;
     const size_t group_channels = p->channels / p->groups;

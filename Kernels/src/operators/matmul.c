@@ -11,7 +11,7 @@
  * the cache once per layer. Threads split the column panels; each packs A
  * itself (m·k copies against m·k·n/threads multiply-adds).
  */
-#include "gemm.h"
+#include "../configs/config.h"
 #include "fovea_matmul.h"
 #include "../runtime/parallel.h"
 
@@ -36,7 +36,7 @@ static size_t panel_count(size_t n, size_t nr) { return (n + nr - 1) / nr; }
 
 size_t fovea_matmul_packed_b_floats(size_t k, size_t n) {
     if (k == 0 || n == 0 || k > FOVEA_KERNELS_MAX_EXTENT || n > FOVEA_KERNELS_MAX_EXTENT) return 0;
-    const fovea_gemm_config *config = fovea_gemm_config_for(fovea_active_isa());
+    const fovea_gemm_config *config = fovea_gemm_config_active();
     size_t floats = 0;
     if (__builtin_mul_overflow(panel_count(n, config->nr) * config->nr, k, &floats)) return 0;
     if (floats > (size_t)PTRDIFF_MAX / sizeof(float) - header_floats) return 0;
@@ -49,9 +49,9 @@ fovea_status fovea_matmul_pack_b(size_t k, size_t n, const float *b, size_t row_
     const size_t needed = fovea_matmul_packed_b_floats(k, n);
     if (needed == 0 || row_stride == 0 || column_stride == 0) return FOVEA_STATUS_INVALID_PARAMETER;
     if (packed_floats < needed) return FOVEA_STATUS_BUFFER_TOO_SMALL;
-    const fovea_isa isa = fovea_active_isa();
-    const size_t nr = fovea_gemm_config_for(isa)->nr;
-    matmul_header h = {MATMUL_MAGIC, (uint32_t)isa, k, n};
+    const fovea_gemm_config *config = fovea_gemm_config_active();
+    const size_t nr = config->nr;
+    matmul_header h = {MATMUL_MAGIC, (uint32_t)config->isa, k, n};
     memset(packed, 0, header_floats * sizeof(float));
     memcpy(packed, &h, sizeof h);
     float *out = packed + header_floats;

@@ -1,34 +1,10 @@
 /*
- * The exported 2-D pooling entry points: check the parameters, pick the ISA
- * variant, run it over the N×C planes (in parallel with OpenMP).
+ * The exported 2-D pooling entry points: check the parameters, take the
+ * config's kernel, run it over the N×C planes (in parallel with OpenMP).
  */
-#include "pooling.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
-
-static const fovea_pool2d_plane_fn maxpool2d_variants[FOVEA_ISA_COUNT] = {
-    fovea_maxpool2d_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_maxpool2d_f32__avx2,
-    fovea_maxpool2d_f32__avx512,
-#else
-    fovea_maxpool2d_f32__scalar,
-    fovea_maxpool2d_f32__scalar,
-#endif
-};
-
-fovea_pool2d_plane_fn fovea_maxpool2d_plane_for_active_isa(void) { return maxpool2d_variants[fovea_active_isa()]; }
-
-static const fovea_pool2d_plane_fn avgpool2d_variants[FOVEA_ISA_COUNT] = {
-    fovea_avgpool2d_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_avgpool2d_f32__avx2,
-    fovea_avgpool2d_f32__avx512,
-#else
-    fovea_avgpool2d_f32__scalar,
-    fovea_avgpool2d_f32__scalar,
-#endif
-};
 
 /* a*b*c*d floats, or 0 with *overflow set if the byte count does not fit in ptrdiff_t. */
 static size_t float_count(size_t a, size_t b, size_t c, size_t d, int *overflow) {
@@ -86,13 +62,12 @@ static void pool2d_planes(void *context, size_t begin, size_t end) {
     }
 }
 
-static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_COUNT], const fovea_pool2d_params *p,
+static fovea_status run_pool2d(fovea_pool2d_plane_fn pool_plane, const fovea_pool2d_params *p,
                                const float *x, float *y, size_t threads) {
     size_t output_count = 0;
     const fovea_status status = check_pool2d(p, x, y, &output_count);
     if (status != FOVEA_STATUS_OK || output_count == 0) return status;
 
-    const fovea_pool2d_plane_fn pool_plane = variants[fovea_active_isa()];
     const size_t planes = p->batch * p->channels;
     const size_t input_plane = p->input_height * p->input_width;
     const size_t output_plane = p->output_height * p->output_width;
@@ -104,9 +79,9 @@ static fovea_status run_pool2d(const fovea_pool2d_plane_fn variants[FOVEA_ISA_CO
 }
 
 fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads) {
-    return run_pool2d(maxpool2d_variants, params, x, y, threads);
+    return run_pool2d(fovea_pool_config_active()->maxpool2d, params, x, y, threads);
 }
 
 fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads) {
-    return run_pool2d(avgpool2d_variants, params, x, y, threads);
+    return run_pool2d(fovea_pool_config_active()->avgpool2d, params, x, y, threads);
 }

@@ -1,34 +1,12 @@
 /*
- * The exported Softmax / LogSoftmax: check, pick the ISA variant, run it over
+ * The exported Softmax / LogSoftmax: check, take the config's kernels, run it over
  * the slices in parallel: one row per outer index when inner == 1, else
  * blocks of up to 64 neighbouring slices (contiguous runs of the inner
  * dimension) per outer index.
  */
-#include "softmax.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
-
-static const fovea_softmax_row_fn row_variants[FOVEA_ISA_COUNT] = {
-    fovea_softmax_row_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_softmax_row_f32__avx2,
-    fovea_softmax_row_f32__avx512,
-#else
-    fovea_softmax_row_f32__scalar,
-    fovea_softmax_row_f32__scalar,
-#endif
-};
-
-static const fovea_softmax_columns_fn columns_variants[FOVEA_ISA_COUNT] = {
-    fovea_softmax_columns_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_softmax_columns_f32__avx2,
-    fovea_softmax_columns_f32__avx512,
-#else
-    fovea_softmax_columns_f32__scalar,
-    fovea_softmax_columns_f32__scalar,
-#endif
-};
 
 enum { column_block = 64 };
 
@@ -70,9 +48,9 @@ fovea_status fovea_softmax_f32(size_t outer, size_t axis, size_t inner, const fl
         const uintptr_t a = (uintptr_t)x, b = (uintptr_t)y;
         if (a < b + bytes && b < a + bytes) return FOVEA_STATUS_INVALID_PARAMETER;
     }
-    const fovea_isa isa = fovea_active_isa();
+    const fovea_softmax_config *config = fovea_softmax_config_active();
     const int t = fovea_threads_for(threads, 24.0 * (double)count);
-    softmax_job job = {row_variants[isa], columns_variants[isa], axis, inner, 0, x, y, log};
+    softmax_job job = {config->row, config->columns, axis, inner, 0, x, y, log};
     if (inner == 1) {
         fovea_parallel_for(t, outer, softmax_rows, &job);
     } else {

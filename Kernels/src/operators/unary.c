@@ -1,34 +1,12 @@
 /*
- * The exported unary kernels (activations, sigmoid): check, pick the ISA
- * variant, split the range into one contiguous part per thread (part
+ * The exported unary kernels (activations, sigmoid): check, take the
+ * config's kernel, split the range into one contiguous part per thread (part
  * boundaries on 16-float multiples, so threads never share a cache line).
  */
-#include "elementwise.h"
+#include "../configs/config.h"
 
 #include <math.h>
 #include <string.h>
-
-static const fovea_activation_fn activation_variants[FOVEA_ISA_COUNT] = {
-    fovea_activation_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_activation_f32__avx2,
-    fovea_activation_f32__avx512,
-#else
-    fovea_activation_f32__scalar,
-    fovea_activation_f32__scalar,
-#endif
-};
-
-static const fovea_sigmoid_fn sigmoid_variants[FOVEA_ISA_COUNT] = {
-    fovea_sigmoid_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_sigmoid_f32__avx2,
-    fovea_sigmoid_f32__avx512,
-#else
-    fovea_sigmoid_f32__scalar,
-    fovea_sigmoid_f32__scalar,
-#endif
-};
 
 /* Checks a unary call over `count` floats; *run is 0 when there is nothing to do. */
 static fovea_status check_unary(size_t count, const float *x, const float *y, int *run) {
@@ -80,7 +58,7 @@ fovea_status fovea_activation_f32(const fovea_activation *activation, size_t cou
         if (x != y) memcpy(y, x, count * sizeof(float));
         return FOVEA_STATUS_OK;
     }
-    const fovea_activation_fn apply = activation_variants[fovea_active_isa()];
+    const fovea_activation_fn apply = fovea_elementwise_config_active()->activation;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const int t = fovea_threads_for(threads, (double)count);
     const activation_job job = {apply, &epilogue, count, (size_t)t, x, y};
@@ -107,23 +85,12 @@ fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, size_t th
     int run = 0;
     const fovea_status status = check_unary(count, x, y, &run);
     if (status != FOVEA_STATUS_OK || !run) return status;
-    const fovea_sigmoid_fn apply = sigmoid_variants[fovea_active_isa()];
+    const fovea_sigmoid_fn apply = fovea_elementwise_config_active()->sigmoid;
     const int t = fovea_threads_for(threads, 20.0 * (double)count);
     const sigmoid_job job = {apply, count, (size_t)t, x, y};
     fovea_parallel_for(t, (size_t)t, sigmoid_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
-
-static const fovea_unary_fn unary_variants[FOVEA_ISA_COUNT] = {
-    fovea_unary_f32__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_unary_f32__avx2,
-    fovea_unary_f32__avx512,
-#else
-    fovea_unary_f32__scalar,
-    fovea_unary_f32__scalar,
-#endif
-};
 
 /* Whether vector-math.h computes x^exponent itself (else powf, lane by lane). */
 static int power_is_vectorized(float exponent) {
@@ -172,23 +139,12 @@ fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const fl
     if (status != FOVEA_STATUS_OK || !run) return status;
     const fovea_unary fn = *function;
     const int lane_power = fn.kind == FOVEA_UNARY_POWER && !power_is_vectorized(fn.alpha);
-    const fovea_unary_fn apply = unary_variants[fovea_active_isa()];
+    const fovea_unary_fn apply = fovea_elementwise_config_active()->unary;
     const int t = fovea_threads_for(threads, unary_cost(fn.kind) * (double)count);
     const unary_job job = {apply, &fn, lane_power, count, (size_t)t, x, y};
     fovea_parallel_for(t, (size_t)t, unary_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
-
-static const fovea_layer_norm_fn layer_norm_variants[FOVEA_ISA_COUNT] = {
-    fovea_layer_norm_rows__scalar,
-#if FOVEA_HAVE_X86_VARIANTS
-    fovea_layer_norm_rows__avx2,
-    fovea_layer_norm_rows__avx512,
-#else
-    fovea_layer_norm_rows__scalar,
-    fovea_layer_norm_rows__scalar,
-#endif
-};
 
 typedef struct layer_norm_job {
     fovea_layer_norm_fn apply;
@@ -217,7 +173,7 @@ fovea_status fovea_layer_norm_f32(size_t outer, size_t inner, const float *x, co
     const fovea_status status = check_unary(count, x, y, &run);
     if (status != FOVEA_STATUS_OK || !run) return status;
     if (scale == NULL) return FOVEA_STATUS_NULL_POINTER;
-    const fovea_layer_norm_fn apply = layer_norm_variants[fovea_active_isa()];
+    const fovea_layer_norm_fn apply = fovea_elementwise_config_active()->layernorm_rows;
     const int t = fovea_threads_for(threads, 4.0 * (double)count);
     const size_t parts = (size_t)t;
     const layer_norm_job job = {apply, outer, inner, (outer + parts - 1) / parts, x, scale, bias, epsilon, y};

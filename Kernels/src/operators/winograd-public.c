@@ -4,56 +4,22 @@
  * side, through the same per-ISA transform functions fovea_winograd_conv2d_f32
  * runs (winograd.h), for benchmarks and tests.
  */
-#include "winograd.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
 #include <string.h>
-
-/* The transforms of one ISA, F2 / F4 / F6, and the vector width (tiles per vector) they need. */
-typedef struct public_transforms {
-    size_t lanes;
-    fovea_winograd_input_fn input[3];
-    fovea_winograd_output_fn output[3];
-} public_transforms;
-
-static const public_transforms scalar_transforms = {
-    1,
-    {fovea_winograd_f2_input__scalar, fovea_winograd_f4_input__scalar, fovea_winograd_f6_input__scalar},
-    {fovea_winograd_f2_output__scalar, fovea_winograd_f4_output__scalar, fovea_winograd_f6_output__scalar}};
-
-#if FOVEA_HAVE_X86_VARIANTS
-static const public_transforms avx2_transforms = {
-    8,
-    {fovea_winograd_f2_input__avx2, fovea_winograd_f4_input__avx2, fovea_winograd_f6_input__avx2},
-    {fovea_winograd_f2_output__avx2, fovea_winograd_f4_output__avx2, fovea_winograd_f6_output__avx2}};
-
-static const public_transforms avx512_transforms = {
-    16,
-    {fovea_winograd_f2_input__avx512, fovea_winograd_f4_input__avx512, fovea_winograd_f6_input__avx512},
-    {fovea_winograd_f2_output__avx512, fovea_winograd_f4_output__avx512, fovea_winograd_f6_output__avx512}};
-#endif
 
 /*
  * What a block of `isa` runs: its microkernel's NR and its transforms (the
  * ISA's own when its vectors divide NR, else the scalar ones, as the
  * convolution chooses). Returns the status that refuses the name, if any.
  */
-static fovea_status lookup(const char *isa, size_t *nr, const public_transforms **set) {
+static fovea_status lookup(const char *isa, size_t *nr, const fovea_winograd_config **set) {
     size_t mr = 0;
     const fovea_status status = fovea_gemm_microkernel_tile(isa, &mr, nr);
     if (status != FOVEA_STATUS_OK) return status;
-    const fovea_isa level = isa == NULL ? fovea_active_isa()
-                            : strcmp(isa, "avx512") == 0 ? FOVEA_ISA_AVX512
-                            : strcmp(isa, "avx2") == 0   ? FOVEA_ISA_AVX2
-                                                         : FOVEA_ISA_SCALAR;
-    *set = &scalar_transforms;
-#if FOVEA_HAVE_X86_VARIANTS
-    if (level == FOVEA_ISA_AVX512) *set = &avx512_transforms;
-    if (level == FOVEA_ISA_AVX2) *set = &avx2_transforms;
-#else
-    (void)level;
-#endif
-    if (*nr % (*set)->lanes != 0) *set = &scalar_transforms;
+    const fovea_isa level = isa == NULL ? fovea_gemm_config_active()->isa : (fovea_isa)fovea_isa_level(isa);
+    *set = fovea_winograd_config_for(level, *nr);
     return *nr <= FOVEA_WINOGRAD_MAX_NR ? FOVEA_STATUS_OK : FOVEA_STATUS_UNSUPPORTED_ISA;
 }
 
@@ -86,7 +52,7 @@ fovea_status fovea_winograd_input_transform_f32(const char *isa, fovea_winograd_
                                                 size_t tiles, const float *x, size_t x_row_stride,
                                                 size_t x_channel_stride, float *v, size_t v_point_stride) {
     size_t nr = 0;
-    const public_transforms *set = NULL;
+    const fovea_winograd_config *set = NULL;
     const fovea_status status = lookup(isa, &nr, &set);
     if (status != FOVEA_STATUS_OK) return status;
     if (!tile_is_valid(tile)) return FOVEA_STATUS_INVALID_PARAMETER;
@@ -120,7 +86,7 @@ fovea_status fovea_winograd_output_transform_f32(const char *isa, fovea_winograd
                                                  const fovea_activation *activation, float *y, size_t y_row_stride,
                                                  size_t y_channel_stride) {
     size_t nr = 0;
-    const public_transforms *set = NULL;
+    const fovea_winograd_config *set = NULL;
     const fovea_status status = lookup(isa, &nr, &set);
     if (status != FOVEA_STATUS_OK) return status;
     if (!tile_is_valid(tile)) return FOVEA_STATUS_INVALID_PARAMETER;

@@ -4,7 +4,7 @@
  * spread over OpenMP threads, each unit doing input transform → (m+2)² GEMM
  * microkernel calls per row panel → output transform (see winograd.h).
  */
-#include "winograd.h"
+#include "../configs/config.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -40,41 +40,6 @@ static const uint32_t packed_magic = 0x31475746u; /* "FWG1" */
 static const uint32_t packed_version = 1;
 
 static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512"};
-
-/* ---- Per-ISA transforms ---------------------------------------------------------------- */
-
-typedef struct transform_set {
-    size_t lanes; /* tiles per vector: a block's nr must be a multiple */
-    fovea_winograd_input_fn input[3];
-    fovea_winograd_output_fn output[3];
-} transform_set;
-
-static const transform_set transform_sets[FOVEA_ISA_COUNT] = {
-    {1,
-     {fovea_winograd_f2_input__scalar, fovea_winograd_f4_input__scalar, fovea_winograd_f6_input__scalar},
-     {fovea_winograd_f2_output__scalar, fovea_winograd_f4_output__scalar, fovea_winograd_f6_output__scalar}},
-#if FOVEA_HAVE_X86_VARIANTS
-    {8,
-     {fovea_winograd_f2_input__avx2, fovea_winograd_f4_input__avx2, fovea_winograd_f6_input__avx2},
-     {fovea_winograd_f2_output__avx2, fovea_winograd_f4_output__avx2, fovea_winograd_f6_output__avx2}},
-    {16,
-     {fovea_winograd_f2_input__avx512, fovea_winograd_f4_input__avx512, fovea_winograd_f6_input__avx512},
-     {fovea_winograd_f2_output__avx512, fovea_winograd_f4_output__avx512, fovea_winograd_f6_output__avx512}},
-#else
-    {1,
-     {fovea_winograd_f2_input__scalar, fovea_winograd_f4_input__scalar, fovea_winograd_f6_input__scalar},
-     {fovea_winograd_f2_output__scalar, fovea_winograd_f4_output__scalar, fovea_winograd_f6_output__scalar}},
-    {1,
-     {fovea_winograd_f2_input__scalar, fovea_winograd_f4_input__scalar, fovea_winograd_f6_input__scalar},
-     {fovea_winograd_f2_output__scalar, fovea_winograd_f4_output__scalar, fovea_winograd_f6_output__scalar}},
-#endif
-};
-
-/* The transforms for an ISA's microkernel tile: the ISA's own if its vectors divide NR, else scalar. */
-static const transform_set *transforms_for(fovea_isa isa, size_t nr) {
-    const transform_set *set = &transform_sets[isa];
-    return nr % set->lanes == 0 ? set : &transform_sets[FOVEA_ISA_SCALAR];
-}
 
 /* ---- Checks ------------------------------------------------------------------------------ */
 
@@ -125,8 +90,9 @@ static size_t packed_bytes_for(size_t output_channels, size_t channels, size_t t
  * the layer has so few tiles that more, smaller blocks are needed to share
  * it between threads.
  */
-static const fovea_gemm_config *config_for_shape(fovea_isa isa, const fovea_conv2d_params *p, size_t tile) {
-    const fovea_gemm_config *wide = fovea_gemm_config_for(isa), *narrow = wide->narrow;
+static const fovea_gemm_config *config_for_shape(const fovea_gemm_config *wide, const fovea_conv2d_params *p,
+                                                 size_t tile) {
+    const fovea_gemm_config *narrow = wide->narrow;
     if (narrow == NULL) return wide;
     const size_t tiles = p->batch * ((p->output_height + tile - 1) / tile) * ((p->output_width + tile - 1) / tile);
     const size_t padded_wide = (tiles + wide->nr - 1) / wide->nr * wide->nr;
@@ -154,7 +120,7 @@ static int read_header(const void *packed, packed_header *h) {
 
 size_t fovea_winograd_packed_size(const fovea_conv2d_params *params, fovea_winograd_tile tile) {
     if (check_winograd_params(params) != FOVEA_STATUS_OK || !tile_is_valid((size_t)tile)) return 0;
-    const fovea_gemm_config *cfg = config_for_shape(fovea_active_isa(), params, (size_t)tile);
+    const fovea_gemm_config *cfg = config_for_shape(fovea_gemm_config_active(), params, (size_t)tile);
     if (cfg->nr > FOVEA_WINOGRAD_MAX_NR) return 0;
     return packed_bytes_for(params->output_channels, params->channels, (size_t)tile, cfg);
 }
@@ -195,8 +161,7 @@ fovea_status fovea_winograd_pack(const fovea_conv2d_params *params, fovea_winogr
     if (packed == NULL) return FOVEA_STATUS_NULL_POINTER;
     const size_t M = params->output_channels, C = params->channels;
     if (weights == NULL) return FOVEA_STATUS_NULL_POINTER;
-    const fovea_isa isa = fovea_active_isa();
-    const fovea_gemm_config *cfg = config_for_shape(isa, params, (size_t)tile);
+    const fovea_gemm_config *cfg = config_for_shape(fovea_gemm_config_active(), params, (size_t)tile);
     if (cfg->nr > FOVEA_WINOGRAD_MAX_NR) return FOVEA_STATUS_INVALID_PARAMETER;
     const size_t bytes = packed_bytes_for(M, C, (size_t)tile, cfg);
     if (bytes == 0) return FOVEA_STATUS_TOO_LARGE;
@@ -243,7 +208,7 @@ fovea_status fovea_winograd_pack(const fovea_conv2d_params *params, fovea_winogr
     h.magic = packed_magic;
     h.version = packed_version;
     h.tile = (uint32_t)m;
-    h.isa = (uint32_t)isa;
+    h.isa = (uint32_t)cfg->isa;
     h.output_channels = M;
     h.channels = C;
     h.mr = mr;
@@ -490,7 +455,7 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
 
     const fovea_isa isa = (fovea_isa)h.isa;
     const fovea_gemm_config *cfg = fovea_gemm_config_with_width(isa, (size_t)h.nr); /* read_header checked it */
-    const transform_set *set = transforms_for(isa, cfg->nr);
+    const fovea_winograd_config *set = fovea_winograd_config_for(isa, cfg->nr);
     const size_t tile = h.tile, which = tile / 2 - 1;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
 

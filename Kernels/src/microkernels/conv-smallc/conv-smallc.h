@@ -13,7 +13,7 @@
 #define FOVEA_KERNELS_DIRECT_CONV_SMALLC_H
 
 #include "fovea_kernels.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 #include "../gemm/gemm.h" /* fovea_epilogue */
 
 #include <stdint.h>

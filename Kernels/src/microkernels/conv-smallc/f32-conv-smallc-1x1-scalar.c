@@ -3,7 +3,7 @@
  * time, the taps clipped to the input once per row (kernel rows) and per
  * column (kernel columns), so the inner loops carry no bounds checks.
  */
-#include "direct-conv-smallc.h"
+#include "conv-smallc.h"
 
 void fovea_f32_conv_smallc_1x1__scalar(const fovea_conv2d_params *p, const float *x, const float *w,
                                        const float *bias, float *y, size_t oh, size_t m_begin, size_t m_end,

@@ -6,7 +6,7 @@
  * accumulators of the 16 registers) run one flat loop over the row's taps: one
  * unaligned load per pixel vector and one broadcast weight per channel.
  */
-#include "direct-conv-smallc.h"
+#include "conv-smallc.h"
 #include "../gemm/epilogue-avx2.h"
 
 #if FOVEA_HAVE_X86_VARIANTS

@@ -6,7 +6,7 @@
  * one flat loop over the row's taps: one unaligned load per pixel vector and
  * one broadcast weight per channel, as a GEMM microkernel over K = C·k·k.
  */
-#include "direct-conv-smallc.h"
+#include "conv-smallc.h"
 #include "../gemm/epilogue-avx512.h"
 
 #if FOVEA_HAVE_X86_VARIANTS

@@ -1,5 +1,5 @@
 /*
- * Depthwise 5×5 and 7×7 stride-1 convolutions of one plane with AVX2 + FMA:
+ * The body of the depthwise 5×5 and 7×7 stride-1 convolutions of one plane with AVX2 + FMA:
  * the AVX-512 scheme (each input row loaded once as K shifted vectors,
  * feeding the K output rows in flight, whose sums stay in registers) with one
  * 8-column vector per strip: K accumulators, one input vector and one
@@ -11,6 +11,9 @@
  * processors; planes narrower than 8 store in pieces. Each output adds its
  * taps row by row, column by column after the bias (the reference's order).
  */
+#ifndef FOVEA_DWCONV_S1_AVX2_H
+#define FOVEA_DWCONV_S1_AVX2_H
+
 #include "load-avx2.h"
 
 #if FOVEA_HAVE_X86_VARIANTS
@@ -79,16 +82,6 @@ plane(const fovea_conv2d_params *p, const float *x, const float *w, float bias, 
     }
 }
 
-FOVEA_TARGET_AVX2
-void fovea_dwconv_5x5s1_f32__avx2(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
-                                  size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
-    plane(p, x, w, bias, y, oh_begin, oh_end, e, 5);
-}
-
-FOVEA_TARGET_AVX2
-void fovea_dwconv_7x7s1_f32__avx2(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
-                                  size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
-    plane(p, x, w, bias, y, oh_begin, oh_end, e, 7);
-}
-
 #endif
+
+#endif /* FOVEA_DWCONV_S1_AVX2_H */

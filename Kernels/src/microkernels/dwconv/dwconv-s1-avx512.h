@@ -1,5 +1,5 @@
 /*
- * Depthwise 5×5 and 7×7 stride-1 convolutions of one plane with AVX-512
+ * The body of the depthwise 5×5 and 7×7 stride-1 convolutions of one plane with AVX-512
  * (EfficientNet / MobileNetV3 and ConvNeXt blocks).
  *
  * The 3×3 stride-1 scheme with K rows in flight: a strip of 32 output columns
@@ -12,6 +12,9 @@
  * weights broadcast from memory. Each output adds its taps row by row, column
  * by column after the bias, the reference's order.
  */
+#ifndef FOVEA_DWCONV_S1_AVX512_H
+#define FOVEA_DWCONV_S1_AVX512_H
+
 #include "load-avx512.h"
 
 #if FOVEA_HAVE_X86_VARIANTS
@@ -88,16 +91,6 @@ plane(const fovea_conv2d_params *p, const float *x, const float *w, float bias, 
     if (ow0 < out_width) strip(p, x, w, y, ow0, (int64_t)oh_begin, (int64_t)oh_end, vbias, &epi, K, 1);
 }
 
-FOVEA_TARGET_AVX512
-void fovea_dwconv_5x5s1_f32__avx512(const fovea_conv2d_params *p, const float *x, const float *w, float bias,
-                                    float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
-    plane(p, x, w, bias, y, oh_begin, oh_end, e, 5);
-}
-
-FOVEA_TARGET_AVX512
-void fovea_dwconv_7x7s1_f32__avx512(const fovea_conv2d_params *p, const float *x, const float *w, float bias,
-                                    float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
-    plane(p, x, w, bias, y, oh_begin, oh_end, e, 7);
-}
-
 #endif
+
+#endif /* FOVEA_DWCONV_S1_AVX512_H */

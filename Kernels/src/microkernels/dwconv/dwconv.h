@@ -14,7 +14,7 @@
 #define FOVEA_KERNELS_DEPTHWISE_H
 
 #include "fovea_kernels.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 #include "../gemm/gemm.h" /* fovea_epilogue */
 
 #include <stdint.h>
@@ -22,28 +22,28 @@
 typedef void (*fovea_dwconv_fn)(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
                                 size_t oh_begin, size_t oh_end, const fovea_epilogue *e);
 
-#define FOVEA_DWCONV_VARIANT(name) \
-    void fovea_dwconv_##name(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y, \
-                             size_t oh_begin, size_t oh_end, const fovea_epilogue *e);
+#define FOVEA_DWCONV_VARIANT(kind, isa)                                                                          \
+    void fovea_f32_dwconv_##kind##__##isa(const fovea_conv2d_params *p, const float *x, const float *w, float bias, \
+                                          float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e);
 
 #define FOVEA_DWCONV_VARIANTS(isa)         \
-    FOVEA_DWCONV_VARIANT(3x3s1_f32__##isa) \
-    FOVEA_DWCONV_VARIANT(3x3s2_f32__##isa) \
-    FOVEA_DWCONV_VARIANT(kxk_f32__##isa)
+    FOVEA_DWCONV_VARIANT(3x3s1, isa) \
+    FOVEA_DWCONV_VARIANT(3x3s2, isa) \
+    FOVEA_DWCONV_VARIANT(kxk, isa)
 
 FOVEA_DWCONV_VARIANTS(scalar)
 #if FOVEA_HAVE_X86_VARIANTS
 FOVEA_DWCONV_VARIANTS(avx2)
 FOVEA_DWCONV_VARIANTS(avx512)
 /* 5×5 and 7×7, stride 1 and 2 (the scalar code runs the k×k variant). */
-FOVEA_DWCONV_VARIANT(5x5s1_f32__avx2)
-FOVEA_DWCONV_VARIANT(7x7s1_f32__avx2)
-FOVEA_DWCONV_VARIANT(5x5s2_f32__avx2)
-FOVEA_DWCONV_VARIANT(7x7s2_f32__avx2)
-FOVEA_DWCONV_VARIANT(5x5s1_f32__avx512)
-FOVEA_DWCONV_VARIANT(7x7s1_f32__avx512)
-FOVEA_DWCONV_VARIANT(5x5s2_f32__avx512)
-FOVEA_DWCONV_VARIANT(7x7s2_f32__avx512)
+FOVEA_DWCONV_VARIANT(5x5s1, avx2)
+FOVEA_DWCONV_VARIANT(7x7s1, avx2)
+FOVEA_DWCONV_VARIANT(5x5s2, avx2)
+FOVEA_DWCONV_VARIANT(7x7s2, avx2)
+FOVEA_DWCONV_VARIANT(5x5s1, avx512)
+FOVEA_DWCONV_VARIANT(7x7s1, avx512)
+FOVEA_DWCONV_VARIANT(5x5s2, avx512)
+FOVEA_DWCONV_VARIANT(7x7s2, avx512)
 #endif
 
 /* ---- Tap arithmetic --------------------------------------------------------- */

@@ -77,7 +77,7 @@ strip(const fovea_conv2d_params *p, const float *x, float *y, int64_t ow0, int64
 }
 
 FOVEA_TARGET_AVX2
-void fovea_dwconv_3x3s1_f32__avx2(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
+void fovea_f32_dwconv_3x3s1__avx2(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
                                   size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
     const int64_t width = (int64_t)p->input_width, out_width = (int64_t)p->output_width;
     const int64_t pl = (int64_t)p->pad_left, o_begin = (int64_t)oh_begin, o_end = (int64_t)oh_end;

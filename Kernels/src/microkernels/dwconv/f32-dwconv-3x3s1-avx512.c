@@ -74,7 +74,7 @@ strip(const fovea_conv2d_params *p, const float *x, float *y, int64_t ow0, int64
 }
 
 FOVEA_TARGET_AVX512
-void fovea_dwconv_3x3s1_f32__avx512(const fovea_conv2d_params *p, const float *x, const float *w, float bias,
+void fovea_f32_dwconv_3x3s1__avx512(const fovea_conv2d_params *p, const float *x, const float *w, float bias,
                                     float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
     const int64_t out_width = (int64_t)p->output_width;
     weights9 k;

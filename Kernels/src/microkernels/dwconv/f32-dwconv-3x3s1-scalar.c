@@ -3,9 +3,9 @@
  * taps unrolled for outputs whose window lies inside the input, the general
  * per-output code for the borders.
  */
-#include "depthwise.h"
+#include "dwconv.h"
 
-void fovea_dwconv_3x3s1_f32__scalar(const fovea_conv2d_params *p, const float *x, const float *w, float bias,
+void fovea_f32_dwconv_3x3s1__scalar(const fovea_conv2d_params *p, const float *x, const float *w, float bias,
                                     float *y, size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
     const int64_t width = (int64_t)p->input_width, out_width = (int64_t)p->output_width;
     const int64_t pt = (int64_t)p->pad_top, pl = (int64_t)p->pad_left;

@@ -79,7 +79,7 @@ strip(const float *x, int64_t height, int64_t width, int64_t c, int64_t pt, floa
 }
 
 FOVEA_TARGET_AVX2
-void fovea_dwconv_3x3s2_f32__avx2(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
+void fovea_f32_dwconv_3x3s2__avx2(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
                                   size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
     const int64_t height = (int64_t)p->input_height, width = (int64_t)p->input_width;
     const int64_t out_width = (int64_t)p->output_width;

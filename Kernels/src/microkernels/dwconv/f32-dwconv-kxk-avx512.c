@@ -25,7 +25,7 @@ static inline FOVEA_TARGET_AVX512 __m512 load_taps(const float *row, int64_t sta
 }
 
 FOVEA_TARGET_AVX512
-void fovea_dwconv_kxk_f32__avx512(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
+void fovea_f32_dwconv_kxk__avx512(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
                                   size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
     const int64_t height = (int64_t)p->input_height, width = (int64_t)p->input_width;
     const int64_t out_width = (int64_t)p->output_width;

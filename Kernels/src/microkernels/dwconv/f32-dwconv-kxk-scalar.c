@@ -3,9 +3,9 @@
  * stride and dilation: direct loops over the taps for outputs whose window
  * lies inside the input, the general per-output code for the borders.
  */
-#include "depthwise.h"
+#include "dwconv.h"
 
-void fovea_dwconv_kxk_f32__scalar(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
+void fovea_f32_dwconv_kxk__scalar(const fovea_conv2d_params *p, const float *x, const float *w, float bias, float *y,
                                   size_t oh_begin, size_t oh_end, const fovea_epilogue *e) {
     const int64_t width = (int64_t)p->input_width, out_width = (int64_t)p->output_width;
     const int64_t kh_count = (int64_t)p->kernel_height, kw_count = (int64_t)p->kernel_width;

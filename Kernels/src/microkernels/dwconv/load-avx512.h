@@ -6,7 +6,7 @@
 #ifndef FOVEA_KERNELS_DEPTHWISE_LOAD_AVX512_H
 #define FOVEA_KERNELS_DEPTHWISE_LOAD_AVX512_H
 
-#include "depthwise.h"
+#include "dwconv.h"
 #include "../gemm/epilogue-avx512.h"
 
 #if FOVEA_HAVE_X86_VARIANTS

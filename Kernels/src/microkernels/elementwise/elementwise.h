@@ -11,7 +11,7 @@
 #define FOVEA_KERNELS_ELEMENTWISE_H
 
 #include "fovea_kernels.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 #include "../gemm/gemm.h" /* fovea_epilogue */
 
 #include <math.h>
@@ -44,12 +44,12 @@ typedef void (*fovea_layer_norm_fn)(size_t rows, size_t n, const float *x, const
 typedef void (*fovea_unary_fn)(const fovea_unary *fn, size_t n, const float *x, float *y);
 
 #define FOVEA_ELEMENTWISE_VARIANTS(isa)                                                                       \
-    void fovea_binary_f32__##isa(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind,      \
+    void fovea_f32_binary__##isa(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind,      \
                                  size_t n, const float *a, const float *b, float *y, const fovea_epilogue *e); \
-    void fovea_activation_f32__##isa(size_t n, const float *x, float *y, const fovea_epilogue *e);          \
-    void fovea_sigmoid_f32__##isa(size_t n, const float *x, float *y);                                      \
-    void fovea_unary_f32__##isa(const fovea_unary *fn, size_t n, const float *x, float *y);                   \
-    void fovea_layer_norm_rows__##isa(size_t rows, size_t n, const float *x, const float *scale, const float *bias, \
+    void fovea_f32_activation__##isa(size_t n, const float *x, float *y, const fovea_epilogue *e);          \
+    void fovea_f32_sigmoid__##isa(size_t n, const float *x, float *y);                                      \
+    void fovea_f32_unary__##isa(const fovea_unary *fn, size_t n, const float *x, float *y);                   \
+    void fovea_f32_layernorm_rows__##isa(size_t rows, size_t n, const float *x, const float *scale, const float *bias, \
                                       float epsilon, float *y);
 
 FOVEA_ELEMENTWISE_VARIANTS(scalar)

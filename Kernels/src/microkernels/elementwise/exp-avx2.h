@@ -9,7 +9,7 @@
 #ifndef FOVEA_KERNELS_EXP_AVX2_H
 #define FOVEA_KERNELS_EXP_AVX2_H
 
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>

@@ -13,7 +13,7 @@
 #ifndef FOVEA_KERNELS_EXP_AVX512_H
 #define FOVEA_KERNELS_EXP_AVX512_H
 
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>

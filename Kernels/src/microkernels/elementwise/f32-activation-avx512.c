@@ -10,7 +10,7 @@
 #include <immintrin.h>
 
 FOVEA_TARGET_AVX512
-void fovea_activation_f32__avx512(size_t n, const float *x, float *y, const fovea_epilogue *e) {
+void fovea_f32_activation__avx512(size_t n, const float *x, float *y, const fovea_epilogue *e) {
     const fovea_epilogue ep = *e;
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {

@@ -70,7 +70,7 @@ loop(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind, size
 }
 
 FOVEA_TARGET_AVX2
-void fovea_binary_f32__avx2(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind, size_t n,
+void fovea_f32_binary__avx2(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind, size_t n,
                             const float *a, const float *b, float *y, const fovea_epilogue *e) {
 #define CASE(o, f, k)                                                                                \
     case (o) * 6 + (f) * 2 + (k):                                                                     \
@@ -80,7 +80,7 @@ void fovea_binary_f32__avx2(fovea_binary_op op, fovea_binary_form form, fovea_ep
 #define CASES_O(o) CASES_F(o, 0) CASES_F(o, 1) CASES_F(o, 2)
     switch ((int)op * 6 + (int)form * 2 + (int)kind) {
         CASES_O(0) CASES_O(1) CASES_O(2) CASES_O(3) CASES_O(4) CASES_O(5)
-    default: fovea_binary_f32__scalar(op, form, kind, n, a, b, y, e); break; /* POW: powf per element */
+    default: fovea_f32_binary__scalar(op, form, kind, n, a, b, y, e); break; /* POW: powf per element */
     }
 #undef CASE
 #undef CASES_F

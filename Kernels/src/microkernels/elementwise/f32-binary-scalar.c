@@ -18,7 +18,7 @@ static inline __attribute__((always_inline)) void loop(fovea_binary_op op, fovea
     }
 }
 
-void fovea_binary_f32__scalar(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind, size_t n,
+void fovea_f32_binary__scalar(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind, size_t n,
                               const float *a, const float *b, float *y, const fovea_epilogue *e) {
 #define CASE(o, f, k)                                                                                \
     case (o) * 6 + (f) * 2 + (k):                                                                     \

@@ -17,7 +17,7 @@ static inline FOVEA_TARGET_AVX2 __m256 sigmoid(__m256 x) {
 }
 
 FOVEA_TARGET_AVX2
-void fovea_sigmoid_f32__avx2(size_t n, const float *x, float *y) {
+void fovea_f32_sigmoid__avx2(size_t n, const float *x, float *y) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const __m256 v0 = _mm256_loadu_ps(x + i), v1 = _mm256_loadu_ps(x + i + 8);

@@ -18,7 +18,7 @@ static inline FOVEA_TARGET_AVX512 __m512 sigmoid(__m512 x) {
 }
 
 FOVEA_TARGET_AVX512
-void fovea_sigmoid_f32__avx512(size_t n, const float *x, float *y) {
+void fovea_f32_sigmoid__avx512(size_t n, const float *x, float *y) {
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
         const __m512 v0 = _mm512_loadu_ps(x + i), v1 = _mm512_loadu_ps(x + i + 16);

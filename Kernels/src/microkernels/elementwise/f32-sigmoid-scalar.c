@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-void fovea_sigmoid_f32__scalar(size_t n, const float *x, float *y) {
+void fovea_f32_sigmoid__scalar(size_t n, const float *x, float *y) {
     for (size_t i = 0; i < n; i++) {
         const float v = x[i];
         const float e = expf(-fabsf(v));

@@ -11,14 +11,8 @@
 #include "vector-math.h"
 
 FOVEA_TARGET_AVX2
-void fovea_unary_f32__avx2(const fovea_unary *fn, size_t n, const float *x, float *y) {
+void fovea_f32_unary__avx2(const fovea_unary *fn, size_t n, const float *x, float *y) {
     vm_avx2_unary_variant(fn, n, x, y);
-}
-
-FOVEA_TARGET_AVX2
-void fovea_layer_norm_rows__avx2(size_t rows, size_t n, const float *x, const float *scale, const float *bias,
-                                 float epsilon, float *y) {
-    vm_avx2_layer_norm_rows(rows, n, x, scale, bias, epsilon, y);
 }
 
 #endif

@@ -11,14 +11,8 @@
 #include "vector-math.h"
 
 FOVEA_TARGET_AVX512
-void fovea_unary_f32__avx512(const fovea_unary *fn, size_t n, const float *x, float *y) {
+void fovea_f32_unary__avx512(const fovea_unary *fn, size_t n, const float *x, float *y) {
     vm_avx512_unary_variant(fn, n, x, y);
-}
-
-FOVEA_TARGET_AVX512
-void fovea_layer_norm_rows__avx512(size_t rows, size_t n, const float *x, const float *scale, const float *bias,
-                                 float epsilon, float *y) {
-    vm_avx512_layer_norm_rows(rows, n, x, scale, bias, epsilon, y);
 }
 
 #endif

@@ -19,11 +19,6 @@ static inline vm_portable_lanes vm_portable_sqrt_lanes(vm_portable_lanes v) {
 #define VM_SQRT(v) vm_portable_sqrt_lanes(v)
 #include "vector-math.h"
 
-void fovea_unary_f32__scalar(const fovea_unary *fn, size_t n, const float *x, float *y) {
+void fovea_f32_unary__scalar(const fovea_unary *fn, size_t n, const float *x, float *y) {
     vm_portable_unary_variant(fn, n, x, y);
-}
-
-void fovea_layer_norm_rows__scalar(size_t rows, size_t n, const float *x, const float *scale, const float *bias,
-                                   float epsilon, float *y) {
-    vm_portable_layer_norm_rows(rows, n, x, scale, bias, epsilon, y);
 }

@@ -18,7 +18,7 @@
 #define FOVEA_KERNELS_GEMM_H
 
 #include "fovea_kernels.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -97,26 +97,19 @@ typedef void (*fovea_gemm_ukernel_prefetch_fn)(size_t mr, size_t nr, size_t kc, 
                                                const fovea_epilogue *epilogue, const float *prefetch,
                                                size_t prefetch_lines);
 
-/* One ISA's microkernel and its tile. */
-typedef struct fovea_gemm_config {
-    size_t mr;
-    size_t nr;
-    fovea_gemm_ukernel_fn ukernel;
-    fovea_gemm_ukernel_strided_fn ukernel_strided;
-    const char *name; /* "f32_gemm_8x32_avx512" */
-    /* The same MR with a narrower tile for small blocks (NULL: none narrower). */
-    const struct fovea_gemm_config *narrow;
-    /* For a narrow config: its kernel with any B row stride. */
-    fovea_gemm_ukernel_ldb_fn ukernel_ldb;
-    /* The microkernel with interleaved prefetch (NULL: none). */
-    fovea_gemm_ukernel_prefetch_fn ukernel_prefetch;
-} fovea_gemm_config;
-
-/* The microkernel used for an ISA (never NULL; ISAs without one fall back). */
-const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa);
-
-/* The ISA's config whose tile is nr columns wide (its main or narrow one), or NULL. */
-const fovea_gemm_config *fovea_gemm_config_with_width(fovea_isa isa, size_t nr);
+/*
+ * The transposed tile (pixels as rows, output channels as lanes): mr ≤ 8
+ * pixels × nr ≤ 32 channels. Pixel r of reduction index k at a[k·lda + r];
+ * b is a row panel of 32 packed by fovea_gemm_pack_a; channel j of pixel r
+ * stored at c[j·ldc + r]; bias per channel. While it runs, it prefetches
+ * `prefetch_lines` cache lines from `prefetch` (one per k, into L2): the
+ * caller's next weight panel, so that panel's first tile does not wait on
+ * memory (none: NULL, 0).
+ */
+typedef void (*fovea_gemm_ukernel_transposed_fn)(size_t mr, size_t nr, size_t kc, const float *a, size_t lda,
+                                                 const float *b, float *c, size_t ldc, const float *bias,
+                                                 int accumulate, const fovea_epilogue *epilogue,
+                                                 const float *prefetch, size_t prefetch_lines);
 
 #define FOVEA_DECLARE_GEMM(name)                                                                                  \
     void name(size_t mr, size_t nr, size_t kc, const float *a, const float *b, float *c, size_t ldc,              \
@@ -137,15 +130,7 @@ void fovea_f32_gemm_8x16__avx512_prefetch(size_t mr, size_t nr, size_t kc, const
 void fovea_f32_gemm_8x16__avx512_ldb(size_t mr, size_t nr, size_t kc, const float *a, const float *b, size_t ldb,
                                      float *c, size_t ldc, const float *bias, int accumulate,
                                      const fovea_epilogue *epilogue);
-/*
- * The transposed tile (pixels as rows, output channels as lanes): mr ≤ 8
- * pixels × nr ≤ 32 channels. Pixel r of reduction index k at a[k·lda + r];
- * b is a row panel of 32 packed by fovea_gemm_pack_a; channel j of pixel r
- * stored at c[j·ldc + r]; bias per channel. While it runs, it prefetches
- * `prefetch_lines` cache lines from `prefetch` (one per k, into L2): the
- * caller's next weight panel, so that panel's first tile does not wait on
- * memory (none: NULL, 0).
- */
+/* The transposed tile: fovea_gemm_ukernel_transposed_fn. */
 void fovea_f32_gemm_t8x32__avx512(size_t mr, size_t nr, size_t kc, const float *a, size_t lda, const float *b,
                                   float *c, size_t ldc, const float *bias, int accumulate,
                                   const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines);

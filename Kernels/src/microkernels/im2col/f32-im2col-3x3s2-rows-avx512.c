@@ -6,12 +6,12 @@
  * masked stores. The general packer gathered each tap of each ≤nr-column
  * segment on its own (≈13,500 calls of ≤32 floats on SqueezeNet's conv1).
  */
-#include "conv.h"
+#include "im2col.h"
 
 #include <string.h>
 
-int fovea_im2col_pack_3x3s2_rows_applies(const fovea_conv2d_params *p, size_t nr, fovea_isa isa) {
-    return isa == FOVEA_ISA_AVX512 && nr >= 16 && fovea_conv_is_3x3_stride2(p) && p->pad_left == 0;
+int fovea_im2col_3x3s2_rows_applies(const fovea_conv2d_params *p, size_t nr) {
+    return nr >= 16 && fovea_conv_is_3x3_stride2(p) && p->pad_left == 0;
 }
 
 #if FOVEA_HAVE_X86_VARIANTS
@@ -73,7 +73,7 @@ FOVEA_TARGET_AVX512 static void row_taps(const panel_rows rows[3], size_t j, con
     }
 }
 
-FOVEA_TARGET_AVX512 void fovea_im2col_pack_3x3s2_rows__avx512(const fovea_conv2d_params *p, const float *x,
+FOVEA_TARGET_AVX512 void fovea_f32_im2col_3x3s2_rows__avx512(const fovea_conv2d_params *p, const float *x,
                                                               size_t image_stride, size_t n0, size_t nc, size_t nr,
                                                               float *packed) {
     const size_t group_channels = p->channels / p->groups;

@@ -16,14 +16,14 @@
  * row once for its three kw taps: this packer took 0.25 ms where that one
  * took 0.19 ms for layer2.0.conv2's panels.
  */
-#include "conv.h"
+#include "im2col.h"
 
 #include <string.h>
 
 enum { HALF = 16, MAX_TAPS = 9 };
 
-int fovea_im2col_pack_stride2_panels_applies(const fovea_conv2d_params *p, size_t nr, fovea_isa isa) {
-    return isa == FOVEA_ISA_AVX512 && nr == 2 * HALF && p->stride_height == 2 && p->stride_width == 2 &&
+int fovea_im2col_stride2_panels_applies(const fovea_conv2d_params *p, size_t nr) {
+    return nr == 2 * HALF && p->stride_height == 2 && p->stride_width == 2 &&
            p->kernel_height == 1 && p->kernel_width == 1 && p->output_width >= HALF && p->channels / p->groups >= 16;
 }
 
@@ -80,7 +80,7 @@ FOVEA_TARGET_AVX512 static inline __m512 piece_values(const half_source *s, size
     return _mm512_maskz_permutex2var_ps(s->keep[piece], low, s->index[piece], high);
 }
 
-FOVEA_TARGET_AVX512 void fovea_im2col_pack_stride2_panels__avx512(const fovea_conv2d_params *p, const float *x,
+FOVEA_TARGET_AVX512 void fovea_f32_im2col_stride2_panels__avx512(const fovea_conv2d_params *p, const float *x,
                                                                   size_t image_stride, size_t n0, size_t nc,
                                                                   float *packed) {
     const size_t channels = p->channels / p->groups, plane = p->input_height * p->input_width;

@@ -10,11 +10,11 @@
  * per call. The general path gathered each tap's whole output plane row by
  * row and then copied it out group by group.
  */
-#include "conv.h"
+#include "im2col.h"
 
 enum { PIXELS = 8, MAX_GROUPS = 256 / PIXELS, MAX_TAPS = 9 };
 
-int fovea_pixel_groups_stride2_applies(const fovea_conv2d_params *p) {
+int fovea_im2col_stride2_pixel_groups_applies(const fovea_conv2d_params *p) {
     /* Rows of at least 7 pixels: 8 consecutive pixels then span at most two rows. */
     return p->stride_height == 2 && p->stride_width == 2 && p->kernel_height <= 3 && p->kernel_width <= 3 &&
            p->output_width >= 7 && p->output_height * p->output_width <= MAX_GROUPS * PIXELS;
@@ -61,7 +61,7 @@ FOVEA_TARGET_AVX512 static tap_source tap_source_at(const fovea_conv2d_params *p
     return s;
 }
 
-FOVEA_TARGET_AVX512 void fovea_pack_pixel_groups_stride2__avx512(const fovea_conv2d_params *p, const float *x,
+FOVEA_TARGET_AVX512 void fovea_f32_im2col_stride2_pixel_groups__avx512(const fovea_conv2d_params *p, const float *x,
                                                                  const size_t *bounds, size_t groups, size_t first,
                                                                  size_t end, float *workspace) {
     const size_t taps = p->kernel_height * p->kernel_width, k = p->channels * taps;

@@ -142,7 +142,7 @@ static inline FOVEA_TARGET_AVX512 void avgpool_any_stride(const fovea_pool2d_par
 }
 
 FOVEA_TARGET_AVX512
-void fovea_avgpool2d_f32__avx512(const fovea_pool2d_params *p, const float *x, float *y) {
+void fovea_f32_avgpool2d__avx512(const fovea_pool2d_params *p, const float *x, float *y) {
     if (p->stride_width == 2) {
         /* Constant window widths, so the common ones compile to straight-line code. */
         if (p->dilation_width == 1 && p->kernel_width == 3) return avgpool_s2(p, x, y, 3, 1);

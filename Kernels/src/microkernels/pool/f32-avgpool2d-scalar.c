@@ -8,7 +8,7 @@
  */
 #include "pooling.h"
 
-void fovea_avgpool2d_f32__scalar(const fovea_pool2d_params *p, const float *x, float *y) {
+void fovea_f32_avgpool2d__scalar(const fovea_pool2d_params *p, const float *x, float *y) {
     const int64_t width = (int64_t)p->input_width;
     const int64_t out_height = (int64_t)p->output_height, out_width = (int64_t)p->output_width;
     const int64_t kernel_width = (int64_t)p->kernel_width;

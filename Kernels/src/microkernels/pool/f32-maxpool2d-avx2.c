@@ -142,7 +142,7 @@ static inline FOVEA_TARGET_AVX2 void maxpool_any_stride(const fovea_pool2d_param
 }
 
 FOVEA_TARGET_AVX2
-void fovea_maxpool2d_f32__avx2(const fovea_pool2d_params *p, const float *x, float *y) {
+void fovea_f32_maxpool2d__avx2(const fovea_pool2d_params *p, const float *x, float *y) {
     if (p->stride_width == 2) {
         /* Constant window widths, so the common ones compile to straight-line code. */
         if (p->dilation_width == 1 && p->kernel_width == 3) return maxpool_s2(p, x, y, 3, 1);

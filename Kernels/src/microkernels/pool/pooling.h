@@ -13,7 +13,7 @@
 #define FOVEA_KERNELS_POOLING_H
 
 #include "fovea_kernels.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 
 #include <float.h>
 #include <math.h>
@@ -33,27 +33,24 @@
 /* 2-D pooling of one plane: x is input_height×input_width, y output_height×output_width. */
 typedef void (*fovea_pool2d_plane_fn)(const fovea_pool2d_params *p, const float *x, float *y);
 
-/* The max-pooling plane kernel of the active ISA (the fused conv + pool uses it too). */
-fovea_pool2d_plane_fn fovea_maxpool2d_plane_for_active_isa(void);
-
 /* Global pooling of one plane of `count` >= 1 elements. */
 typedef float (*fovea_global_pool_plane_fn)(size_t count, const float *x);
 
-void fovea_maxpool2d_f32__scalar(const fovea_pool2d_params *p, const float *x, float *y);
-void fovea_avgpool2d_f32__scalar(const fovea_pool2d_params *p, const float *x, float *y);
-float fovea_global_maxpool_f32__scalar(size_t count, const float *x);
-float fovea_global_avgpool_f32__scalar(size_t count, const float *x);
+void fovea_f32_maxpool2d__scalar(const fovea_pool2d_params *p, const float *x, float *y);
+void fovea_f32_avgpool2d__scalar(const fovea_pool2d_params *p, const float *x, float *y);
+float fovea_f32_global_maxpool__scalar(size_t count, const float *x);
+float fovea_f32_global_avgpool__scalar(size_t count, const float *x);
 
 #if FOVEA_HAVE_X86_VARIANTS
-void fovea_maxpool2d_f32__avx2(const fovea_pool2d_params *p, const float *x, float *y);
-void fovea_avgpool2d_f32__avx2(const fovea_pool2d_params *p, const float *x, float *y);
-float fovea_global_maxpool_f32__avx2(size_t count, const float *x);
-float fovea_global_avgpool_f32__avx2(size_t count, const float *x);
+void fovea_f32_maxpool2d__avx2(const fovea_pool2d_params *p, const float *x, float *y);
+void fovea_f32_avgpool2d__avx2(const fovea_pool2d_params *p, const float *x, float *y);
+float fovea_f32_global_maxpool__avx2(size_t count, const float *x);
+float fovea_f32_global_avgpool__avx2(size_t count, const float *x);
 
-void fovea_maxpool2d_f32__avx512(const fovea_pool2d_params *p, const float *x, float *y);
-void fovea_avgpool2d_f32__avx512(const fovea_pool2d_params *p, const float *x, float *y);
-float fovea_global_maxpool_f32__avx512(size_t count, const float *x);
-float fovea_global_avgpool_f32__avx512(size_t count, const float *x);
+void fovea_f32_maxpool2d__avx512(const fovea_pool2d_params *p, const float *x, float *y);
+void fovea_f32_avgpool2d__avx512(const fovea_pool2d_params *p, const float *x, float *y);
+float fovea_f32_global_maxpool__avx512(size_t count, const float *x);
+float fovea_f32_global_avgpool__avx512(size_t count, const float *x);
 #endif
 
 /* ---- Max semantics ------------------------------------------------------- */

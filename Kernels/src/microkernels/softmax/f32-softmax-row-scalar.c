@@ -4,7 +4,7 @@
  */
 #include "softmax.h"
 
-void fovea_softmax_row_f32__scalar(size_t axis, const float *x, float *y, int log) {
+void fovea_f32_softmax_row__scalar(size_t axis, const float *x, float *y, int log) {
     float max = -INFINITY;
     for (size_t i = 0; i < axis; i++) {
         if (x[i] > max) max = x[i];
@@ -23,47 +23,5 @@ void fovea_softmax_row_f32__scalar(size_t axis, const float *x, float *y, int lo
         for (size_t i = 0; i < axis; i++) sum += expf(x[i] - max);
         const float shift = logf(sum);
         for (size_t i = 0; i < axis; i++) y[i] = (x[i] - max) - shift;
-    }
-}
-
-void fovea_softmax_columns_f32__scalar(size_t axis, size_t stride, size_t columns, const float *x, float *y,
-                                       int log) {
-    enum { block = 16 };
-    for (size_t j0 = 0; j0 < columns; j0 += block) {
-        const size_t width = columns - j0 < block ? columns - j0 : block;
-        float max[block], sum[block];
-        for (size_t j = 0; j < width; j++) {
-            max[j] = -INFINITY;
-            sum[j] = 0.0f;
-        }
-        for (size_t k = 0; k < axis; k++) {
-            const float *row = x + k * stride + j0;
-            for (size_t j = 0; j < width; j++) {
-                if (row[j] > max[j]) max[j] = row[j];
-            }
-        }
-        for (size_t k = 0; k < axis; k++) {
-            const float *row = x + k * stride + j0;
-            float *out = y + k * stride + j0;
-            for (size_t j = 0; j < width; j++) {
-                const float e = expf(row[j] - max[j]);
-                if (!log) out[j] = e;
-                sum[j] += e;
-            }
-        }
-        if (!log) {
-            for (size_t j = 0; j < width; j++) sum[j] = 1.0f / sum[j];
-            for (size_t k = 0; k < axis; k++) {
-                float *out = y + k * stride + j0;
-                for (size_t j = 0; j < width; j++) out[j] *= sum[j];
-            }
-        } else {
-            for (size_t j = 0; j < width; j++) sum[j] = logf(sum[j]);
-            for (size_t k = 0; k < axis; k++) {
-                const float *row = x + k * stride + j0;
-                float *out = y + k * stride + j0;
-                for (size_t j = 0; j < width; j++) out[j] = (row[j] - max[j]) - sum[j];
-            }
-        }
     }
 }

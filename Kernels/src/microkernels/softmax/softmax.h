@@ -11,7 +11,7 @@
 #define FOVEA_KERNELS_SOFTMAX_H
 
 #include "fovea_kernels.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -27,8 +27,8 @@ typedef void (*fovea_softmax_columns_fn)(size_t axis, size_t stride, size_t colu
                                          int log);
 
 #define FOVEA_SOFTMAX_VARIANTS(isa)                                                                        \
-    void fovea_softmax_row_f32__##isa(size_t axis, const float *x, float *y, int log);                    \
-    void fovea_softmax_columns_f32__##isa(size_t axis, size_t stride, size_t columns, const float *x, float *y, \
+    void fovea_f32_softmax_row__##isa(size_t axis, const float *x, float *y, int log);                    \
+    void fovea_f32_softmax_columns__##isa(size_t axis, size_t stride, size_t columns, const float *x, float *y, \
                                           int log);
 
 FOVEA_SOFTMAX_VARIANTS(scalar)

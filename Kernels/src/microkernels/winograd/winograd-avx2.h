@@ -6,6 +6,9 @@
  * of 8 tiles is transposed back (4×4 per 128-bit lane, plus pairs) and stored
  * with plain 16- and 8-byte stores per tile.
  */
+#ifndef FOVEA_WINOGRAD_AVX2_H
+#define FOVEA_WINOGRAD_AVX2_H
+
 #include "winograd.h"
 #include "../gemm/epilogue-avx2.h"
 
@@ -202,19 +205,6 @@ static inline WG_INLINE void output_block(const fovea_winograd_block *b, const f
     }
 }
 
-#define FOVEA_WINOGRAD_AVX2(m, alpha)                                                                             \
-    FOVEA_TARGET_AVX2 void fovea_winograd_f##m##_input__avx2(const fovea_winograd_block *block, const float *x,  \
-                                                              float *v) {                                        \
-        input_block(block, x, v, alpha);                                                                         \
-    }                                                                                                            \
-    FOVEA_TARGET_AVX2 void fovea_winograd_f##m##_output__avx2(const fovea_winograd_block *block, const float *s, \
-                                                               size_t rows, const float *bias,                   \
-                                                               const fovea_epilogue *epilogue, float *y) {       \
-        output_block(block, s, rows, bias, epilogue, y, alpha);                                                  \
-    }
-
-FOVEA_WINOGRAD_AVX2(2, 4)
-FOVEA_WINOGRAD_AVX2(4, 6)
-FOVEA_WINOGRAD_AVX2(6, 8)
-
 #endif
+
+#endif /* FOVEA_WINOGRAD_AVX2_H */

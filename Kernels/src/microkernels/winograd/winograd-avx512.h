@@ -12,6 +12,9 @@
  * into the tiles' rows laid end to end and written with 64-byte masked
  * stores, one run of horizontally adjacent tiles at a time.
  */
+#ifndef FOVEA_WINOGRAD_AVX512_H
+#define FOVEA_WINOGRAD_AVX512_H
+
 #include "winograd.h"
 #include "../gemm/epilogue-avx512.h"
 
@@ -68,7 +71,6 @@ static inline WG_INLINE void transpose8_halves(__m512 r[8], size_t count, const 
     for (size_t e = 0; e < 4 && e < count; e++) r[e] = _mm512_maskz_permutex2var_ps(keep[e], s[e], low, s[e + 4]);
     for (size_t e = 4; e < count; e++) r[e] = _mm512_maskz_permutex2var_ps(keep[e], s[e - 4], high, s[e]);
 }
-
 
 /* r[i] = [8 floats at off[i] | 8 floats at off[i + 8]] from xc: plain loads, or masked ones by mask[] when not NULL. */
 static inline WG_INLINE void load_rows(uintptr_t xc, const ptrdiff_t *off, const __m256i *mask, __m512 r[8]) {
@@ -341,26 +343,19 @@ static inline WG_INLINE void output_block(const fovea_winograd_block *b, const f
     }
 }
 
-#define FOVEA_WINOGRAD_AVX512(m, alpha)                                                                           \
-    FOVEA_TARGET_AVX512 void fovea_winograd_f##m##_input__avx512(const fovea_winograd_block *block,              \
-                                                                  const float *x, float *v) {                    \
-        input_block(block, x, v, alpha);                                                                         \
-    }                                                                                                            \
-    FOVEA_TARGET_AVX512 void fovea_winograd_f##m##_output__avx512(const fovea_winograd_block *block,             \
-                                                                   const float *s, size_t rows,                  \
-                                                                   const float *bias,                            \
-                                                                   const fovea_epilogue *epilogue, float *y) {   \
-        if (epilogue == NULL) {                                                                                  \
-            output_block(block, s, rows, bias, epilogue, y, alpha, FINISH_NONE);                                 \
-        } else if (epilogue->relu && epilogue->lo == 0.0f && epilogue->hi == INFINITY && !epilogue->leaky) {    \
-            output_block(block, s, rows, bias, epilogue, y, alpha, FINISH_RELU);                                 \
-        } else {                                                                                                 \
-            output_block(block, s, rows, bias, epilogue, y, alpha, FINISH_EPILOGUE);                             \
-        }                                                                                                        \
+/* The output transform with its finishing step chosen once per call. */
+static inline WG_INLINE void output_any(const fovea_winograd_block *b, const float *s, size_t rows,
+                                        const float *bias, const fovea_epilogue *epilogue, float *y,
+                                        const size_t alpha) {
+    if (epilogue == NULL) {
+        output_block(b, s, rows, bias, epilogue, y, alpha, FINISH_NONE);
+    } else if (epilogue->relu && epilogue->lo == 0.0f && epilogue->hi == INFINITY && !epilogue->leaky) {
+        output_block(b, s, rows, bias, epilogue, y, alpha, FINISH_RELU);
+    } else {
+        output_block(b, s, rows, bias, epilogue, y, alpha, FINISH_EPILOGUE);
     }
-
-FOVEA_WINOGRAD_AVX512(2, 4)
-FOVEA_WINOGRAD_AVX512(4, 6)
-FOVEA_WINOGRAD_AVX512(6, 8)
+}
 
 #endif
+
+#endif /* FOVEA_WINOGRAD_AVX512_H */

@@ -3,6 +3,9 @@
  * reference the AVX2 and AVX-512 variants match (within rounding: they fuse
  * multiply-adds).
  */
+#ifndef FOVEA_WINOGRAD_SCALAR_H
+#define FOVEA_WINOGRAD_SCALAR_H
+
 #include "winograd.h"
 
 #define WG_VEC float
@@ -80,15 +83,4 @@ static inline __attribute__((always_inline)) void output_block(const fovea_winog
     }
 }
 
-#define FOVEA_WINOGRAD_SCALAR(m, alpha)                                                                           \
-    void fovea_winograd_f##m##_input__scalar(const fovea_winograd_block *block, const float *x, float *v) {       \
-        input_block(block, x, v, alpha);                                                                         \
-    }                                                                                                            \
-    void fovea_winograd_f##m##_output__scalar(const fovea_winograd_block *block, const float *s, size_t rows,    \
-                                              const float *bias, const fovea_epilogue *epilogue, float *y) {     \
-        output_block(block, s, rows, bias, epilogue, y, alpha);                                                  \
-    }
-
-FOVEA_WINOGRAD_SCALAR(2, 4)
-FOVEA_WINOGRAD_SCALAR(4, 6)
-FOVEA_WINOGRAD_SCALAR(6, 8)
+#endif /* FOVEA_WINOGRAD_SCALAR_H */

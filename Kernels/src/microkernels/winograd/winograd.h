@@ -25,7 +25,7 @@
 
 #include "fovea_kernels.h"
 #include "../gemm/gemm.h"
-#include "../runtime/runtime.h"
+#include "../../runtime/runtime.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -83,14 +83,14 @@ typedef void (*fovea_winograd_output_fn)(const fovea_winograd_block *block, cons
                                          const float *bias, const fovea_epilogue *epilogue, float *y);
 
 #define FOVEA_WINOGRAD_DECLARE(isa)                                                                              \
-    void fovea_winograd_f2_input__##isa(const fovea_winograd_block *block, const float *x, float *v);            \
-    void fovea_winograd_f4_input__##isa(const fovea_winograd_block *block, const float *x, float *v);            \
-    void fovea_winograd_f6_input__##isa(const fovea_winograd_block *block, const float *x, float *v);            \
-    void fovea_winograd_f2_output__##isa(const fovea_winograd_block *block, const float *s, size_t rows,         \
+    void fovea_f32_winograd_input_f2__##isa(const fovea_winograd_block *block, const float *x, float *v);            \
+    void fovea_f32_winograd_input_f4__##isa(const fovea_winograd_block *block, const float *x, float *v);            \
+    void fovea_f32_winograd_input_f6__##isa(const fovea_winograd_block *block, const float *x, float *v);            \
+    void fovea_f32_winograd_output_f2__##isa(const fovea_winograd_block *block, const float *s, size_t rows,         \
                                          const float *bias, const fovea_epilogue *epilogue, float *y);            \
-    void fovea_winograd_f4_output__##isa(const fovea_winograd_block *block, const float *s, size_t rows,         \
+    void fovea_f32_winograd_output_f4__##isa(const fovea_winograd_block *block, const float *s, size_t rows,         \
                                          const float *bias, const fovea_epilogue *epilogue, float *y);            \
-    void fovea_winograd_f6_output__##isa(const fovea_winograd_block *block, const float *s, size_t rows,         \
+    void fovea_f32_winograd_output_f6__##isa(const fovea_winograd_block *block, const float *s, size_t rows,         \
                                          const float *bias, const fovea_epilogue *epilogue, float *y);
 
 FOVEA_WINOGRAD_DECLARE(scalar)
