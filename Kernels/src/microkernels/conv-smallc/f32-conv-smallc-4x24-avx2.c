@@ -34,7 +34,7 @@ static ALWAYS_INLINE FOVEA_TARGET_AVX2 __m256 in_order(__m256 mixed) {
     return _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd(mixed), _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
-/* The inside (c, kh) input rows of output row oh into the scratch, split by column phase (direct-conv-smallc.h). */
+/* The inside (c, kh) input rows of output row oh into the scratch, split by column phase (conv-smallc.h). */
 static FOVEA_TARGET_AVX2 void split_rows(const fovea_conv2d_params *p, const float *x, int64_t oh, float *scratch) {
     const int64_t height = (int64_t)p->input_height, width = (int64_t)p->input_width;
     const int64_t stride = (int64_t)p->stride_width, pad = (int64_t)p->pad_left;

@@ -23,7 +23,7 @@ static ALWAYS_INLINE FOVEA_TARGET_AVX512 __mmask16 row_mask(int64_t start, int64
     return (__mmask16)(((1u << hi) - 1u) & ~((1u << lo) - 1u));
 }
 
-/* The inside (c, kh) input rows of output row oh into the scratch, split by column phase (direct-conv-smallc.h). */
+/* The inside (c, kh) input rows of output row oh into the scratch, split by column phase (conv-smallc.h). */
 static FOVEA_TARGET_AVX512 void split_rows(const fovea_conv2d_params *p, const float *x, int64_t oh, float *scratch) {
     const int64_t height = (int64_t)p->input_height, width = (int64_t)p->input_width;
     const int64_t stride = (int64_t)p->stride_width, pad = (int64_t)p->pad_left;

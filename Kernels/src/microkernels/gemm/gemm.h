@@ -58,7 +58,7 @@ static inline float fovea_epilogue_apply(const fovea_epilogue *e, float v) {
 }
 
 /*
- * Vector versions for the AVX2 / AVX-512 variants: src/gemm/epilogue-avx2.h
+ * Vector versions for the AVX2 / AVX-512 variants: microkernels/gemm/epilogue-avx2.h
  * and epilogue-avx512.h (fovea_epilogue_avx2 / fovea_epilogue_avx512).
  */
 
