@@ -77,14 +77,15 @@ let package = Package(
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
         .target(name: "FoveaBLAS", dependencies: ["FoveaCore", "COpenBLAS"]),
 
-        // C kernels; also built and tested standalone by CMakeLists.txt + ctest.
+        // C kernels (Kernels/src: runtime/, configs/, operators/, microkernels/<family>/);
+        // also built and tested standalone by CMakeLists.txt + ctest.
         // No flags: per-function target attributes pick the ISA at run time, and
         // without -fopenmp the kernels' threads come from their own pthread pool
         // (Kernels/src/runtime/thread-pool.c).
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
-            exclude: ["tests", "tools", "README.md"],
+            exclude: ["tests", "tools", "doc", "README.md"],
             sources: ["src"],
             publicHeadersPath: "include"
         ),

@@ -3,7 +3,7 @@
  * threads, with the defaults for a zero size and a bad duration, and for a
  * size below the minimum. Sanity only: never a speed the machine must reach.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 
 #include "fovea_peak.h"
 

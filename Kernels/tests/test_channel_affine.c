@@ -1,12 +1,13 @@
 /*
  * fovea_channel_affine_f32 (an inference BatchNormalization as a node) against
- * a naive loop written here: random batches, channel counts and plane sizes
+ * the shared reference (support/reference.c): random batches, channel counts and plane sizes
  * (0 included), every activation, 1–3 threads, in place and into another
  * buffer whose guards must stay intact, special values. Tolerance: none — a
  * rounded multiply then a rounded add per element, so the results must be
  * bit-identical (any NaN matching any NaN). And bad arguments.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 static float value(test_rng *rng) {
     switch (rng_int(rng, 0, 30)) {
@@ -33,11 +34,8 @@ static void random_cases(test_rng *rng) {
         float *shift = malloc(channels * sizeof(float)), *expected = malloc((count + 1) * sizeof(float));
         for (size_t i = 0; i < count; i++) x[i] = value(rng);
         for (size_t c = 0; c < channels; c++) scale[c] = rng_float(rng) * 2, shift[c] = rng_float(rng);
-        for (size_t i = 0; i < count; i++) {
-            const size_t c = i / plane % channels;
-            const float product = x[i] * scale[c]; /* rounded, then the sum rounded */
-            expected[i] = (float)test_activation(activation, product + shift[c]);
-        }
+        reference_channel_affine(batch, channels, plane, x, scale, shift, expected);
+        for (size_t i = 0; i < count; i++) expected[i] = (float)test_activation(activation, expected[i]);
         guarded_buffer y = guarded_alloc(count, (size_t)trial % 3);
         float *out = in_place ? x : y.data;
         CHECK_STATUS(fovea_channel_affine_f32(batch, channels, plane, x, scale, shift, out, activation, threads),

@@ -10,8 +10,9 @@
  * stride-2 three-tap row gather of 3×3 stride-2 im2col, per ISA, against
  * its definition; and bad arguments.
  */
-#include "test_support.h"
-#include "../src/conv/conv.h"
+#include "support/reference.h"
+#include "support/test_support.h"
+#include "../src/operators/conv2d.h"
 
 static const double tolerance = 2e-6; /* relative to Σ|w·x| per output: float sums reordered */
 
@@ -63,34 +64,7 @@ static fovea_conv2d_params random_params(test_rng *rng) {
     }
 }
 
-/* y[n, m, oh, ow] in double, and Σ|w·x| for the error scale. */
-static void naive_conv(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x, double *y,
-                       double *scale) {
-    const size_t gc = p->channels / p->groups, gm = p->output_channels / p->groups;
-    for (size_t n = 0; n < p->batch; n++)
-        for (size_t m = 0; m < p->output_channels; m++)
-            for (size_t oh = 0; oh < p->output_height; oh++)
-                for (size_t ow = 0; ow < p->output_width; ow++) {
-                    double sum = bias ? bias[m] : 0, magnitude = bias ? fabs(bias[m]) : 0;
-                    const size_t g = m / gm;
-                    for (size_t c = 0; c < gc; c++)
-                        for (size_t kh = 0; kh < p->kernel_height; kh++)
-                            for (size_t kw = 0; kw < p->kernel_width; kw++) {
-                                const long ih = (long)(oh * p->stride_height + kh * p->dilation_height) - (long)p->pad_top;
-                                const long iw = (long)(ow * p->stride_width + kw * p->dilation_width) - (long)p->pad_left;
-                                if (ih < 0 || iw < 0 || ih >= (long)p->input_height || iw >= (long)p->input_width) continue;
-                                const double term = (double)w[((m * gc + c) * p->kernel_height + kh) * p->kernel_width + kw] *
-                                                    x[((n * p->channels + g * gc + c) * p->input_height + (size_t)ih) * p->input_width + (size_t)iw];
-                                sum += term;
-                                magnitude += fabs(term);
-                            }
-                    const size_t i = ((n * p->output_channels + m) * p->output_height + oh) * p->output_width + ow;
-                    y[i] = sum;
-                    scale[i] = magnitude;
-                }
-}
-
-/* One shape with random data, threads, bias, activation, output stride and residual, against naive_conv. */
+/* One shape with random data, threads, bias, activation, output stride and residual, against reference_conv2d. */
 static void check_shape(const char *isa, test_rng *rng, const fovea_conv2d_params p, int trial) {
     const fovea_activation activations[] = {{FOVEA_ACTIVATION_NONE, 0, 0, 0}, {FOVEA_ACTIVATION_RELU, 0, 0, 0},
                                             {FOVEA_ACTIVATION_CLIP, -0.5f, 0.5f, 0},
@@ -130,7 +104,7 @@ static void check_shape(const char *isa, test_rng *rng, const fovea_conv2d_param
         }
 
         double *expected = malloc(p.batch * image * sizeof(double)), *scale = malloc(p.batch * image * sizeof(double));
-        naive_conv(&p, w, bias_mode ? bias : NULL, x.data, expected, scale);
+        reference_conv2d(&p, w, bias_mode ? bias : NULL, x.data, expected, scale);
         double worst = 0;
         int gap_written = 0;
         for (size_t n = 0; n < p.batch; n++) {
@@ -375,10 +349,10 @@ static void check_pixel_rows_stride2(const char *isa, test_rng *rng) {
  */
 static void check_stride2_taps3(void) {
     enum { SPAN = 200 };
-    fovea_gather_stride2_taps3_fn variants[2] = {fovea_gather_stride2_taps3__scalar, NULL};
+    fovea_gather_stride2_taps3_fn variants[2] = {fovea_f32_gather_stride2_taps3__scalar, NULL};
     const char *names[2] = {"scalar", "avx512"};
 #if FOVEA_HAVE_X86_VARIANTS
-    if (fovea_kernels_isa_supported("avx512")) variants[1] = fovea_gather_stride2_taps3__avx512;
+    if (fovea_kernels_isa_supported("avx512")) variants[1] = fovea_f32_gather_stride2_taps3__avx512;
 #endif
     float buffer[SPAN], dst[3][64];
     for (int v = 0; v < 2; v++) {

@@ -6,7 +6,7 @@
  * and the same pooling code, on a rolling buffer of rows). Then the stem of
  * SqueezeNet 1.1, the shapes the kernel is for, and bad parameters.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 
 static long cases_run = 0;
 
@@ -171,8 +171,10 @@ static void bad_parameters(void) {
 
 int main(void) {
     test_rng rng = {20261124};
+    long isas = 0;
     for (int i = 0; i < test_isa_count; i++) {
         if (!fovea_kernels_isa_supported(test_isas[i])) continue;
+        isas++;
         CHECK_STATUS(fovea_kernels_set_isa(test_isas[i]), FOVEA_STATUS_OK);
         random_cases(&rng, 150, 0);
         random_cases(&rng, 25, 1);
@@ -180,6 +182,8 @@ int main(void) {
     }
     CHECK_STATUS(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK);
     bad_parameters();
-    CHECK(cases_run > 300, "only %ld cases ran", cases_run);
+    /* Per ISA the machine has (scalar alone off x86): most of the 175 random shapes are supported. */
+    printf("%ld cases on %ld ISAs\n", cases_run, isas);
+    CHECK(cases_run > 100 * isas, "only %ld cases ran on %ld ISAs", cases_run, isas);
     return test_finish("conv_maxpool");
 }

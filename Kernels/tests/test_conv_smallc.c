@@ -1,6 +1,6 @@
 /*
  * Direct small-channel convolution (fovea_conv_smallc.h): every ISA variant
- * the CPU supports against a naive double-precision convolution written here,
+ * the CPU supports against the shared double-precision reference convolution,
  * over seeded random shapes (1–4 input channels, kernels 1–7, strides 1–2
  * each way, pads, tiny and odd planes, batch > 1, output channels not a
  * multiple of the tile, strided outputs with untouched gaps, inputs against
@@ -11,40 +11,20 @@
  * the activation) by (taps + 2)·2⁻²⁴·(|bias| + Σ|w·x|)·max(1, |alpha|): float
  * rounding of a sum of taps + 1 terms in any order, with or without FMA.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
-static void naive_conv(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x,
-                       const fovea_activation *act, double *expected, double *bound) {
-    const long C = (long)p->channels, H = (long)p->input_height, W = (long)p->input_width;
-    const long M = (long)p->output_channels, OH = (long)p->output_height, OW = (long)p->output_width;
-    const long KH = (long)p->kernel_height, KW = (long)p->kernel_width;
+/* Expected outputs (after the activation) and their error bounds, from the shared reference. */
+static void expected_outputs(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x,
+                             const fovea_activation *act, double *expected, double *bound) {
     const double slope = act != NULL && act->kind == FOVEA_ACTIVATION_LEAKY_RELU && fabs(act->alpha) > 1
                              ? fabs(act->alpha) : 1.0;
-    size_t i = 0;
-    for (long n = 0; n < (long)p->batch; n++) {
-        for (long m = 0; m < M; m++) {
-            for (long oh = 0; oh < OH; oh++) {
-                for (long ow = 0; ow < OW; ow++, i++) {
-                    double sum = bias ? bias[m] : 0.0, magnitude = bias ? fabs(bias[m]) : 0.0;
-                    for (long c = 0; c < C; c++) {
-                        for (long kh = 0; kh < KH; kh++) {
-                            const long ih = oh * (long)p->stride_height - (long)p->pad_top + kh;
-                            if (ih < 0 || ih >= H) continue;
-                            for (long kw = 0; kw < KW; kw++) {
-                                const long iw = ow * (long)p->stride_width - (long)p->pad_left + kw;
-                                if (iw < 0 || iw >= W) continue;
-                                const double term = (double)w[((m * C + c) * KH + kh) * KW + kw] *
-                                                    (double)x[((n * C + c) * H + ih) * W + iw];
-                                sum += term;
-                                magnitude += fabs(term);
-                            }
-                        }
-                    }
-                    expected[i] = test_activation(act, sum);
-                    bound[i] = (double)(C * KH * KW + 2) * ldexp(1.0, -24) * magnitude * slope + 1e-37;
-                }
-            }
-        }
+    const size_t count = p->batch * p->output_channels * p->output_height * p->output_width;
+    const double taps = (double)(p->channels * p->kernel_height * p->kernel_width);
+    reference_conv2d(p, w, bias, x, expected, bound); /* bound holds the magnitudes first */
+    for (size_t i = 0; i < count; i++) {
+        expected[i] = test_activation(act, expected[i]);
+        bound[i] = (taps + 2) * ldexp(1.0, -24) * bound[i] * slope + 1e-37;
     }
 }
 
@@ -67,7 +47,7 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
     const size_t plane = p->output_height * p->output_width, image = p->output_channels * plane;
     const size_t stride = image + gap, total = (p->batch - 1) * stride + image;
     double *expected = malloc(p->batch * image * sizeof(double)), *bound = malloc(p->batch * image * sizeof(double));
-    naive_conv(p, w, bias, x, act, expected, bound);
+    expected_outputs(p, w, bias, x, act, expected, bound);
     char text[200];
     snprintf(text, sizeof text, "n%zu c%zu %zux%zu -> m%zu %zux%zu k%zux%zu s%zux%zu pad%zu,%zu act %d gap %zu",
              p->batch, p->channels, p->input_height, p->input_width, p->output_channels, p->output_height,

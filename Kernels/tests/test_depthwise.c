@@ -11,44 +11,23 @@
  * float rounding of a sum of taps+1 terms in any order, with or without FMA.
  * A NaN or infinite ŷ must be matched exactly (NaN by any NaN).
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
-/* ---- The naive convolution ------------------------------------------------------ */
+/* ---- The expected result ----------------------------------------------------------- */
 
-/* Expected outputs (dense, batch × output_channels × OH × OW) and their error bounds. */
-static void naive_depthwise(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x,
-                            const fovea_activation *act, double *expected, double *bound) {
-    const long H = (long)p->input_height, W = (long)p->input_width, OH = (long)p->output_height,
-               OW = (long)p->output_width, KH = (long)p->kernel_height, KW = (long)p->kernel_width;
-    const long M = (long)p->output_channels, C = (long)p->channels, mult = M / C;
+/* Expected outputs (dense, batch × output_channels × OH × OW) and their error bounds, from the shared reference. */
+static void expected_outputs(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x,
+                             const fovea_activation *act, double *expected, double *bound) {
     const double slope = act != NULL && act->kind == FOVEA_ACTIVATION_LEAKY_RELU && fabs(act->alpha) > 1
                              ? fabs(act->alpha) : 1.0;
-    size_t i = 0;
-    for (long n = 0; n < (long)p->batch; n++) {
-        for (long m = 0; m < M; m++) {
-            const float *plane = x + (n * C + m / mult) * H * W;
-            for (long oh = 0; oh < OH; oh++) {
-                for (long ow = 0; ow < OW; ow++, i++) {
-                    double sum = bias ? bias[m] : 0.0, magnitude = bias ? fabs(bias[m]) : 0.0;
-                    for (long kh = 0; kh < KH; kh++) {
-                        const long ih = oh * (long)p->stride_height - (long)p->pad_top + kh * (long)p->dilation_height;
-                        if (ih < 0 || ih >= H) continue;
-                        for (long kw = 0; kw < KW; kw++) {
-                            const long iw = ow * (long)p->stride_width - (long)p->pad_left +
-                                            kw * (long)p->dilation_width;
-                            if (iw < 0 || iw >= W) continue;
-                            const double term = (double)w[(m * KH + kh) * KW + kw] * (double)plane[ih * W + iw];
-                            sum += term;
-                            magnitude += fabs(term);
-                        }
-                    }
-                    expected[i] = test_activation(act, sum);
-                    /* An infinite or NaN sum that the activation made finite (Clip, ReLU) must be exact. */
-                    bound[i] = isfinite(magnitude) ? (double)(KH * KW + 2) * ldexp(1.0, -24) * magnitude * slope + 1e-37
-                                                   : 0.0;
-                }
-            }
-        }
+    const size_t count = p->batch * p->output_channels * p->output_height * p->output_width;
+    const double taps = (double)(p->kernel_height * p->kernel_width);
+    reference_conv2d(p, w, bias, x, expected, bound); /* bound holds the magnitudes first */
+    for (size_t i = 0; i < count; i++) {
+        expected[i] = test_activation(act, expected[i]);
+        /* An infinite or NaN sum that the activation made finite (Clip, ReLU) must be exact. */
+        bound[i] = isfinite(bound[i]) ? (taps + 2) * ldexp(1.0, -24) * bound[i] * slope + 1e-37 : 0.0;
     }
 }
 
@@ -120,7 +99,7 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
     double *expected = (double *)malloc((count ? count : 1) * sizeof(double));
     double *bound = (double *)malloc((count ? count : 1) * sizeof(double));
     if (expected == NULL || bound == NULL) exit(2);
-    naive_depthwise(p, w, bias, x, act, expected, bound);
+    expected_outputs(p, w, bias, x, act, expected, bound);
     char text[320];
     describe(p, gap, act, text, sizeof text);
     cases_run++;

@@ -3,7 +3,7 @@
  * cpuid, forcing works and is refused for unknown or unsupported ISAs,
  * "auto" restores the default, and FOVEA_ISA (set by ctest) picks the default.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 
 /* The default the library must have picked: FOVEA_ISA if known and supported, else the best. */
 static const char *expected_default(void) {

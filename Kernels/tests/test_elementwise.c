@@ -14,54 +14,21 @@
  *    bit patterns of every magnitude, and the special values.
  *  - Bad arguments: statuses, and nothing written.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 #include <float.h>
 
-/* ---- Naive references ------------------------------------------------------------ */
+/* ---- Expected results ------------------------------------------------------------ */
 
-static float naive_op(fovea_binary_op op, float a, float b) {
-    /* volatile: one rounding per operation, as in the kernels */
-    volatile float r;
-    switch (op) {
-    case FOVEA_BINARY_ADD: r = a + b; break;
-    case FOVEA_BINARY_SUB: r = a - b; break;
-    case FOVEA_BINARY_MUL: r = a * b; break;
-    case FOVEA_BINARY_DIV: r = a / b; break;
-    /* ONNX Max/Min: NaN if either is; between equals, Max gives b and Min gives a (Swift.max / Swift.min). */
-    case FOVEA_BINARY_MAX: r = isnan(a) || isnan(b) ? NAN : (b >= a ? b : a); break;
-    case FOVEA_BINARY_MIN: r = isnan(a) || isnan(b) ? NAN : (b < a ? b : a); break;
-    default: r = powf(a, b); break;
-    }
-    return r;
-}
-
-/* y = act(a op b), walking y's multi-index and mapping it into a and b. */
-static void naive_binary(fovea_binary_op op, size_t a_rank, const size_t *a_shape, const float *a, size_t b_rank,
-                         const size_t *b_shape, const float *b, size_t rank, const size_t *y_shape, float *y,
-                         const fovea_activation *act) {
+/* y = act(a op b) with broadcasting: the shared reference, then the activation. */
+static void expected_binary(fovea_binary_op op, size_t a_rank, const size_t *a_shape, const float *a, size_t b_rank,
+                            const size_t *b_shape, const float *b, size_t rank, const size_t *y_shape, float *y,
+                            const fovea_activation *act) {
+    reference_binary(op, a_rank, a_shape, a, b_rank, b_shape, b, rank, y_shape, y);
     size_t count = 1;
     for (size_t d = 0; d < rank; d++) count *= y_shape[d];
-    size_t index[8] = {0};
-    for (size_t i = 0; i < count; i++) {
-        size_t rest = i;
-        for (size_t d = rank; d-- > 0;) {
-            index[d] = rest % y_shape[d];
-            rest /= y_shape[d];
-        }
-        size_t ai = 0, bi = 0;
-        for (size_t d = 0; d < rank; d++) {
-            if (d >= rank - a_rank) {
-                const size_t ad = a_shape[d - (rank - a_rank)];
-                ai = ai * ad + (ad == 1 ? 0 : index[d]);
-            }
-            if (d >= rank - b_rank) {
-                const size_t bd = b_shape[d - (rank - b_rank)];
-                bi = bi * bd + (bd == 1 ? 0 : index[d]);
-            }
-        }
-        y[i] = (float)test_activation(act, naive_op(op, a[ai], b[bi]));
-    }
+    for (size_t i = 0; i < count; i++) y[i] = (float)test_activation(act, y[i]);
 }
 
 static size_t shape_count(size_t rank, const size_t *shape) {
@@ -148,7 +115,7 @@ static void check_binary(test_rng *rng, fovea_binary_op op, size_t a_rank, const
     if (a == NULL || b == NULL || want == NULL) exit(2);
     fill(rng, a, na, special);
     fill(rng, b, nb, special);
-    naive_binary(op, a_rank, a_shape, a, b_rank, b_shape, b, rank, y_shape, want, act);
+    expected_binary(op, a_rank, a_shape, a, b_rank, b_shape, b, rank, y_shape, want, act);
 
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (!fovea_kernels_isa_supported(test_isas[isa])) continue;
@@ -275,7 +242,7 @@ static void binary_special_values(void) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
         for (int op = 0; op < binary_op_count; op++) {
             for (int k = 0; k < 4; k++) {
-                for (int i = 0; i < count; i++) want[i] = (float)test_activation(&acts[k], naive_op((fovea_binary_op)op, a[i], b[i]));
+                for (int i = 0; i < count; i++) want[i] = (float)test_activation(&acts[k], reference_binary_op((fovea_binary_op)op, a[i], b[i]));
                 CHECK_STATUS(fovea_binary_f32((fovea_binary_op)op, 1, shape, a, 1, shape, b, 1, shape, y, &acts[k], 1),
                              FOVEA_STATUS_OK);
                 for (int i = 0; i < count; i++) {

@@ -4,7 +4,7 @@
  * as scalar code, and independent of the ISA forced for the kernels.
  * Sanity only: never a speed the machine must reach.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 
 /* Far above any core today (a Zen 5 core peaks near 250 GFLOP/s): catches a miscounted loop. */
 #define IMPLAUSIBLE_GFLOPS 5000.0

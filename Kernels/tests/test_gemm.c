@@ -7,8 +7,9 @@
  * Also the transposed tile (f32_gemm_t8x32_avx512: pixels as rows, channels
  * as lanes, stored channel by channel) with every mr 1-8 and nr 1-32.
  */
-#include "test_support.h"
-#include "../src/gemm/gemm.h"
+#include "support/reference.h"
+#include "support/test_support.h"
+#include "../src/configs/config.h"
 
 static const fovea_activation activations[] = {
     {FOVEA_ACTIVATION_NONE, 0, 0, 0},
@@ -53,11 +54,8 @@ static void check_microkernel(const fovea_gemm_config *config, int prefetching, 
                     outside_changed |= !same_float(got, before[r * ldc + j]);
                     continue;
                 }
-                double sum = 0, magnitude = 0;
-                for (size_t k = 0; k < kc; k++) {
-                    sum += (double)a[k * MR + r] * b[k * NR + j];
-                    magnitude += fabs((double)a[k * MR + r] * b[k * NR + j]);
-                }
+                double magnitude = 0;
+                double sum = reference_dot(kc, a + r, MR, b + j, NR, &magnitude);
                 if (accumulate) sum += before[r * ldc + j];
                 if (use_bias) sum += bias[r];
                 if (use_epilogue) sum = test_activation(activation, sum);
@@ -112,11 +110,8 @@ static void check_transposed_microkernel(test_rng *rng) {
                 outside_changed |= !same_float(c.data[i], before[i]);
                 continue;
             }
-            double sum = 0, magnitude = 0;
-            for (size_t k = 0; k < kc; k++) {
-                sum += (double)a[k * lda + r] * b[k * 32 + j];
-                magnitude += fabs((double)a[k * lda + r] * b[k * 32 + j]);
-            }
+            double magnitude = 0;
+            double sum = reference_dot(kc, a + r, lda, b + j, 32, &magnitude);
             if (accumulate) sum += before[i];
             if (use_bias) sum += bias[j];
             if (use_epilogue) sum = test_activation(activation, sum);

@@ -4,7 +4,8 @@
  * inside its MR×NR tile, panels read only inside (fenced buffers), repeats, and
  * every refusal status with nothing written.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 #include <stdint.h>
 
@@ -40,12 +41,8 @@ static void check_tile(const char *isa, size_t kc, size_t ldc, size_t repeats, t
                 outside_changed |= !same_float(got, before[r * ldc + j]);
                 continue;
             }
-            double sum = 0, magnitude = 0;
-            for (size_t k = 0; k < kc; k++) {
-                const double term = (double)a.data[k * MR + r] * b.data[k * NR + j]; /* the documented layouts */
-                sum += term;
-                magnitude += fabs(term);
-            }
+            double magnitude = 0; /* the documented layouts */
+            const double sum = reference_dot(kc, a.data + r, MR, b.data + j, NR, &magnitude);
             const double error = fabs(got - sum) / (magnitude + 1e-30);
             if (!(error <= worst)) worst = error;
         }

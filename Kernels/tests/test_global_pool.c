@@ -3,28 +3,10 @@
  * a naive implementation, over random plane sizes around the vector widths,
  * plus special values and bad arguments.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 #include <float.h>
-
-/*
- * The reference backend's fold (Swift.max from -inf): a value replaces the
- * maximum if it is at least as large, so NaN never does and of equal values
- * the last stays.
- */
-static float naive_global_max(const float *x, size_t count) {
-    float max = -INFINITY;
-    for (size_t i = 0; i < count; i++) {
-        if (x[i] >= max) max = x[i];
-    }
-    return max;
-}
-
-static float naive_global_average(const float *x, size_t count) {
-    double sum = 0;
-    for (size_t i = 0; i < count; i++) sum += x[i];
-    return (float)(sum / (double)count);
-}
 
 static void compare_all_variants(size_t batch, size_t channels, size_t spatial, const float *x, size_t threads) {
     const size_t planes = batch * channels;
@@ -38,13 +20,13 @@ static void compare_all_variants(size_t batch, size_t channels, size_t spatial, 
             for (size_t plane = 0; plane < planes; plane++) {
                 const float *in = x + plane * spatial;
                 if (is_max) {
-                    const float want = naive_global_max(in, spatial);
+                    const float want = reference_global_max(in, spatial);
                     CHECK(float_bits(y.data[plane]) == float_bits(want),
                           "[%s] global max of %zu values: %.9g (0x%08x), expected %.9g (0x%08x)", test_isas[isa],
                           spatial, (double)y.data[plane], (unsigned)float_bits(y.data[plane]), (double)want,
                           (unsigned)float_bits(want));
                 } else {
-                    const float want = naive_global_average(in, spatial);
+                    const float want = reference_global_average(in, spatial);
                     CHECK(close_float(y.data[plane], want, 1e-6), "[%s] global average of %zu values: %.9g, expected %.9g",
                           test_isas[isa], spatial, (double)y.data[plane], (double)want);
                 }

@@ -6,7 +6,8 @@
  * tolerance of 1e-5 of the sum of |products|; C written only inside its m×n
  * part (guarded, ldc padding untouched); and every refusal status.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 static void check_shape(size_t m, size_t k, size_t n, int transposed, int with_bias, int act, size_t threads,
                         test_rng *rng) {
@@ -40,11 +41,10 @@ static void check_shape(size_t m, size_t k, size_t n, int transposed, int with_b
                 bad += got != 1234.5f;
                 continue;
             }
-            double sum = with_bias ? bias[j] : 0, magnitude = fabs(sum);
-            for (size_t p = 0; p < k; p++) {
-                const double product = (double)a[i * lda + p] * scale * b[p * row_stride + j * column_stride];
-                sum += product, magnitude += fabs(product);
-            }
+            double products = 0;
+            const double dot = reference_dot(k, a + i * lda, 1, b + j * column_stride, row_stride, &products);
+            const double sum = (with_bias ? bias[j] : 0) + (double)scale * dot;
+            const double magnitude = fabs(with_bias ? bias[j] : 0) + fabs((double)scale) * products;
             const double want = test_activation(act ? &activation : NULL, sum);
             bad += fabs(got - want) > 1e-5 * magnitude + 1e-30;
         }

@@ -5,7 +5,7 @@
  * loops, from nested tasks, after the workers fell asleep, and from several
  * threads at once.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 #include "../src/runtime/parallel.h"
 #include "../src/runtime/thread-pool.h"
 

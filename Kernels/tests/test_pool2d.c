@@ -1,52 +1,13 @@
 /*
- * 2-D max and average pooling: every ISA variant the CPU supports against a
- * naive implementation written here, over hundreds of seeded random shapes,
- * plus hand-checked numbers and the edge cases (special values, windows of
- * padding only, bad parameters, nothing to do).
+ * 2-D max and average pooling: every ISA variant the CPU supports against
+ * the shared naive reference (support/reference.c), over hundreds of seeded
+ * random shapes, plus hand-checked numbers and the edge cases (special
+ * values, windows of padding only, bad parameters, nothing to do).
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 #include <float.h>
-
-/* ---- The naive implementation: obviously correct, slow ------------------------- */
-
-/*
- * Pools x into y the way the header describes it (FoveaCore's reference
- * backend), tap by tap: max from -FLT_MAX, replaced by a tap only if larger
- * (NaN never is; of equal values the first stays); average summed from +0 in
- * tap order, 0 for a window with nothing to divide by.
- * Returns the number of windows that hold no input element.
- */
-static long naive_pool2d(const fovea_pool2d_params *p, const float *x, float *y, int is_max) {
-    const long H = (long)p->input_height, W = (long)p->input_width;
-    const long OH = (long)p->output_height, OW = (long)p->output_width;
-    const long planes = (long)(p->batch * p->channels);
-    long empty = 0;
-    for (long plane = 0; plane < planes; plane++) {
-        for (long oh = 0; oh < OH; oh++) {
-            for (long ow = 0; ow < OW; ow++) {
-                float max = -FLT_MAX, sum = 0.0f;
-                long inside = 0, inside_padded = 0;
-                for (long kh = 0; kh < (long)p->kernel_height; kh++) {
-                    for (long kw = 0; kw < (long)p->kernel_width; kw++) {
-                        const long ih = oh * (long)p->stride_height - (long)p->pad_top + kh * (long)p->dilation_height;
-                        const long iw = ow * (long)p->stride_width - (long)p->pad_left + kw * (long)p->dilation_width;
-                        if (ih < H + (long)p->pad_bottom && iw < W + (long)p->pad_right) inside_padded++;
-                        if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
-                        inside++;
-                        const float v = x[(plane * H + ih) * W + iw];
-                        sum += v;
-                        if (v > max) max = v;
-                    }
-                }
-                if (inside == 0) empty++;
-                const long divisor = p->count_include_pad ? inside_padded : inside;
-                y[(plane * OH + oh) * OW + ow] = is_max ? max : divisor > 0 ? sum / (float)divisor : 0.0f;
-            }
-        }
-    }
-    return empty;
-}
 
 /* ONNX's output size along one axis; 0 if the padded input is shorter than the window. */
 static size_t pooled_size(size_t input, size_t kernel, size_t stride, size_t dilation, size_t pad_begin,
@@ -88,7 +49,7 @@ static void compare_all_variants(const fovea_pool2d_params *p, const float *x, s
         float *expected = (float *)malloc((count ? count : 1) * sizeof(float));
         float *scalar_result = (float *)malloc((count ? count : 1) * sizeof(float));
         if (expected == NULL || scalar_result == NULL) exit(2);
-        const long empty = naive_pool2d(p, x, expected, is_max);
+        const long empty = reference_pool2d(p, x, expected, is_max);
         if (is_max == 0) {
             cases_compared++;
             if (empty > 0) cases_with_empty_window++;

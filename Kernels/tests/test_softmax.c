@@ -15,36 +15,10 @@
  * A slice holding a NaN or +inf, or only -inf, must come out all NaN; a -inf
  * entry among finite ones gives exactly 0 (log: exactly -inf).
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 #include <float.h>
-
-/* Expected outputs in double; NaN for every element of a NaN slice. */
-static void naive_softmax(size_t outer, size_t axis, size_t inner, const float *x, double *want, double *spread,
-                          int take_log) {
-    for (size_t o = 0; o < outer; o++) {
-        for (size_t j = 0; j < inner; j++) {
-            const float *slice = x + o * axis * inner + j;
-            double *out = want + o * axis * inner + j;
-            double max = -INFINITY;
-            int nan = 0;
-            for (size_t k = 0; k < axis; k++) {
-                const double v = slice[k * inner];
-                if (v != v || v == INFINITY) nan = 1;
-                else if (v > max) max = v;
-            }
-            if (max == -INFINITY) nan = 1; /* only -inf: 0/0 */
-            double sum = 0;
-            for (size_t k = 0; k < axis && !nan; k++) sum += exp((double)slice[k * inner] - max);
-            for (size_t k = 0; k < axis; k++) {
-                const double v = slice[k * inner];
-                spread[(o * axis + k) * inner + j] = isinf(v) ? 0.0 : fabs(v - max);
-                if (nan) out[k * inner] = NAN;
-                else out[k * inner] = take_log ? (v - max) - log(sum) : exp(v - max) / sum;
-            }
-        }
-    }
-}
 
 static int within(float got, double want, size_t axis, double spread, int take_log) {
     if (want != want) return got != got;
@@ -86,7 +60,7 @@ static void check_problem(test_rng *rng, size_t outer, size_t axis, size_t inner
             }
         }
     }
-    naive_softmax(outer, axis, inner, x, want, spread, take_log);
+    reference_softmax(outer, axis, inner, x, want, spread, take_log);
     char text[160];
     snprintf(text, sizeof text, "outer %zu axis %zu inner %zu scale %g flavour %d log %d in place %d threads %zu",
              outer, axis, inner, (double)scale, flavour, take_log, in_place, threads);

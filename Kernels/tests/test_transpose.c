@@ -4,22 +4,8 @@
  * kept or moved, 1 and 2 threads) equal a naive odometer copy bit for bit,
  * with nothing written past the output; and every refusal status.
  */
-#include "test_support.h"
-
-static void naive(size_t rank, const size_t *shape, const size_t *perm, const float *x, float *y) {
-    size_t count = 1, stride[FOVEA_TRANSPOSE_MAX_RANK], s = 1;
-    for (size_t i = rank; i-- > 0;) stride[i] = s, s *= shape[i];
-    for (size_t i = 0; i < rank; i++) count *= shape[perm[i]];
-    for (size_t t = 0; t < count; t++) {
-        size_t rest = t, in = 0;
-        for (size_t i = rank; i-- > 0;) {
-            const size_t d = shape[perm[i]];
-            in += (rest % d) * stride[perm[i]];
-            rest /= d;
-        }
-        y[t] = x[in];
-    }
-}
+#include "support/reference.h"
+#include "support/test_support.h"
 
 static void check(size_t rank, const size_t *shape, const size_t *perm, size_t threads, test_rng *rng) {
     size_t count = 1;
@@ -28,7 +14,7 @@ static void check(size_t rank, const size_t *shape, const size_t *perm, size_t t
     for (size_t i = 0; i < count; i++) x[i] = rng_float(rng);
     guarded_buffer y = guarded_alloc(count, (size_t)rng_int(rng, 0, 3));
     CHECK_STATUS(fovea_transpose_f32(rank, shape, perm, x, y.data, threads), FOVEA_STATUS_OK);
-    naive(rank, shape, perm, x, want);
+    reference_transpose(rank, shape, perm, x, want);
     long bad = 0;
     for (size_t i = 0; i < count; i++) bad += !same_float(y.data[i], want[i]);
     CHECK(bad == 0 && guards_intact(&y), "rank %zu count %zu threads %zu: %ld wrong", rank, count, threads, bad);

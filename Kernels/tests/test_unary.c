@@ -12,7 +12,7 @@
  * and NaN must give NaN (and only NaN). The largest error in ulp of each
  * function is printed, so a change in accuracy shows in the log.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 
 #include <float.h>
 

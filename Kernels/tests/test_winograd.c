@@ -7,40 +7,10 @@
  * the measured error on realistic data (printed, checked against the
  * header's tolerances); and the bad arguments.
  */
-#include "test_support.h"
+#include "support/reference.h"
+#include "support/test_support.h"
 
 /* ---- The direct convolution, in double ------------------------------------------ */
-
-/* ref[n][m][oh][ow] before the activation (bias included when not NULL). */
-static void naive_conv(const fovea_conv2d_params *p, const float *x, const float *w, const float *bias, double *ref) {
-    const long H = (long)p->input_height, W = (long)p->input_width;
-    const long OH = (long)p->output_height, OW = (long)p->output_width;
-    const size_t C = p->channels, M = p->output_channels;
-    for (size_t n = 0; n < p->batch; n++) {
-        for (size_t m = 0; m < M; m++) {
-            double *out = ref + (n * M + m) * (size_t)(OH * OW);
-            for (long i = 0; i < OH * OW; i++) out[i] = bias != NULL ? (double)bias[m] : 0.0;
-            for (size_t c = 0; c < C; c++) {
-                const float *plane = x + (n * C + c) * (size_t)(H * W);
-                const float *k = w + (m * C + c) * 9;
-                for (long oh = 0; oh < OH; oh++) {
-                    for (long kh = 0; kh < 3; kh++) {
-                        const long ih = oh - (long)p->pad_top + kh;
-                        if (ih < 0 || ih >= H) continue;
-                        for (long ow = 0; ow < OW; ow++) {
-                            double sum = 0.0;
-                            for (long kw = 0; kw < 3; kw++) {
-                                const long iw = ow - (long)p->pad_left + kw;
-                                if (iw >= 0 && iw < W) sum += (double)k[kh * 3 + kw] * (double)plane[ih * W + iw];
-                            }
-                            out[oh * OW + ow] += sum;
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
 
 /* ---- Data --------------------------------------------------------------------------- */
 
@@ -203,7 +173,7 @@ static void random_case(test_rng *rng, int index) {
     const int bias_mode = (int)rng_int(rng, 0, 3);
     const float *pack_bias = bias_mode == 1 || bias_mode == 2 ? bias_a : NULL;
     const float *run_bias = bias_mode == 2 || bias_mode == 3 ? bias_b : NULL;
-    naive_conv(&p, x, w, bias_mode == 1 ? bias_a : run_bias, ref);
+    reference_conv2d(&p, w, bias_mode == 1 ? bias_a : run_bias, x, ref, NULL);
 
     fovea_activation act_storage;
     const fovea_activation *act = &act_storage;
@@ -266,7 +236,7 @@ static void measured_error(test_rng *rng) {
         if (x == NULL || w == NULL || ref == NULL) exit(2);
         fill_input(rng, x, x_count, 0);
         fill_weights(rng, w, M * C * 9, C);
-        naive_conv(&p, x, w, NULL, ref);
+        reference_conv2d(&p, w, NULL, x, ref, NULL);
         /* For scale: the im2col GEMM convolution (fovea_conv2d_f32) on the same data. */
         {
             const size_t bytes = fovea_conv2d_packed_size(&p);
@@ -390,7 +360,7 @@ static void wide_pads(void) {
     for (int i = 0; i < 12; i++) x[i] = (float)(i % 5) * 0.25f;
     for (int i = 0; i < 54; i++) w[i] = (float)((i * 7) % 11 - 5) * 0.1f;
     double ref[3 * 9 * 10];
-    naive_conv(&p, x, w, bias, ref);
+    reference_conv2d(&p, w, bias, x, ref, NULL);
     const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
     for (int t = 0; t < 3; t++) {
         for (int isa = 0; isa < test_isa_count; isa++) {
@@ -434,7 +404,7 @@ static void plane_edges(test_rng *rng) {
                 fill_input(rng, x.data, x_count, 1);
                 fill_weights(rng, w, M * C * 9, C);
                 for (size_t i = 0; i < M; i++) bias[i] = 0.5f * rng_float(rng);
-                naive_conv(&p, x.data, w, bias, ref);
+                reference_conv2d(&p, w, bias, x.data, ref, NULL);
                 for (int t = 0; t < 3; t++) {
                     for (int isa = 0; isa < test_isa_count; isa++) {
                         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;

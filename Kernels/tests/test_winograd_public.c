@@ -6,7 +6,7 @@
  * (fenced input), writes inside the documented elements; every refusal status
  * with nothing written.
  */
-#include "test_support.h"
+#include "support/test_support.h"
 
 #include <stdint.h>
 

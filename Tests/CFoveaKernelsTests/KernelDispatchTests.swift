@@ -10,16 +10,6 @@ final class KernelDispatchTests: XCTestCase {
         super.tearDown()
     }
 
-    func testForcingEachSupportedISAMakesItActive() throws {
-        XCTAssertEqual(fovea_kernels_isa_supported("scalar"), 1)
-        for isa in supportedKernelISAs {
-            XCTAssertEqual(fovea_kernels_set_isa(isa), FOVEA_STATUS_OK)
-            XCTAssertEqual(activeKernelISA, isa)
-        }
-        XCTAssertEqual(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK)
-        XCTAssertTrue(allKernelISAs.contains(activeKernelISA))
-    }
-
     func testUnknownAndUnsupportedISAsAreRefusedWithoutChangingAnything() throws {
         XCTAssertEqual(fovea_kernels_set_isa("scalar"), FOVEA_STATUS_OK)
         XCTAssertEqual(fovea_kernels_set_isa("neon"), FOVEA_STATUS_UNKNOWN_ISA)

@@ -39,8 +39,7 @@ static int isa_is_supported(int isa) {
     return isa >= 0 && isa < FOVEA_ISA_COUNT && (mask >> isa) & 1;
 }
 
-/* The index of an ISA name, or -1. */
-static int isa_from_name(const char *name) {
+int fovea_isa_level(const char *name) {
     if (name == NULL) return -1;
     for (int i = 0; i < FOVEA_ISA_COUNT; i++) {
         if (strcmp(name, isa_names[i]) == 0) return i;
@@ -58,24 +57,27 @@ static int best_supported_isa(void) {
 static int default_choice(void) {
     int isa = atomic_load(&default_isa);
     if (isa < 0) {
-        const int from_env = isa_from_name(getenv("FOVEA_ISA"));
+        const int from_env = fovea_isa_level(getenv("FOVEA_ISA"));
         isa = isa_is_supported(from_env) ? from_env : best_supported_isa();
         atomic_store(&default_isa, isa);
     }
     return isa;
 }
 
-fovea_isa fovea_active_isa(void) {
+static fovea_isa active_choice(void) {
     const int forced = atomic_load(&forced_isa);
     return (fovea_isa)(forced >= 0 ? forced : default_choice());
 }
+
+/* Called only by configs/: the drivers ask their config, never the ISA. */
+fovea_isa fovea_active_isa(void) { return active_choice(); }
 
 fovea_status fovea_kernels_set_isa(const char *name) {
     if (name == NULL || strcmp(name, "auto") == 0) {
         atomic_store(&forced_isa, -1);
         return FOVEA_STATUS_OK;
     }
-    const int isa = isa_from_name(name);
+    const int isa = fovea_isa_level(name);
     if (isa < 0) return FOVEA_STATUS_UNKNOWN_ISA;
     if (!isa_is_supported(isa)) return FOVEA_STATUS_UNSUPPORTED_ISA;
     atomic_store(&forced_isa, isa);
@@ -83,7 +85,7 @@ fovea_status fovea_kernels_set_isa(const char *name) {
 }
 
 const char *fovea_kernels_isa_name(void) {
-    return isa_names[fovea_active_isa()];
+    return isa_names[active_choice()];
 }
 
 const char *fovea_kernels_default_isa_name(void) {
@@ -91,5 +93,5 @@ const char *fovea_kernels_default_isa_name(void) {
 }
 
 int fovea_kernels_isa_supported(const char *name) {
-    return isa_is_supported(isa_from_name(name));
+    return isa_is_supported(fovea_isa_level(name));
 }

@@ -32,8 +32,15 @@ typedef enum fovea_isa {
     FOVEA_ISA_COUNT = 3
 } fovea_isa;
 
-/* The ISA kernel calls use now (detected once, then cached). */
+/*
+ * The ISA kernel calls use now (detected once, then cached; fovea_kernels_set_isa
+ * forces another). Only configs/ calls it: drivers take their microkernels from
+ * their family's config (configs/config.h).
+ */
 fovea_isa fovea_active_isa(void);
+
+/* The level of an ISA name ("scalar", "avx2", "avx512"), or -1 if unknown; supported or not. */
+int fovea_isa_level(const char *name);
 
 /*
  * The threads a kernel call runs on: the caller's `requested` count (0 or 1:

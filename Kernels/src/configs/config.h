@@ -1,0 +1,162 @@
+/*
+ * Internal: the one place that picks microkernels for an ISA (after
+ * XNNPACK's src/configs). Per operator family a config struct holds the
+ * microkernels and their tiles; configs/<family>-config.c fills one per ISA
+ * and is the only code that asks which ISA runs (fovea_active_isa()). The
+ * drivers in operators/ ask for a config and call what it holds; they never
+ * name an ISA.
+ *
+ * `_active()` is the config of the ISA that runs now. It is looked up per
+ * call, not fixed at start-up, so fovea_kernels_set_isa (which the tests use
+ * to run every variant the CPU has) takes effect at the next call. `_for(isa)`
+ * is the config of a given ISA: packed weights record the ISA they were packed
+ * for and keep running its kernels whatever ISA is forced later.
+ *
+ * Adding a kernel: declare it in its family's header under microkernels/,
+ * then put it in the family's table here. Adding an ISA: a level in
+ * runtime/runtime.h (with its detection in runtime/isa.c) and a row in each
+ * table. Rows a build has no code for (every ISA but scalar off x86) fall back
+ * to scalar's row (fovea_config_row).
+ */
+#ifndef FOVEA_KERNELS_CONFIG_H
+#define FOVEA_KERNELS_CONFIG_H
+
+#include "../runtime/runtime.h"
+#include "../microkernels/conv-smallc/conv-smallc.h"
+#include "../microkernels/dwconv/dwconv.h"
+#include "../microkernels/elementwise/elementwise.h"
+#include "../microkernels/gemm/gemm.h"
+#include "../microkernels/im2col/im2col.h"
+#include "../microkernels/pool/pooling.h"
+#include "../microkernels/softmax/softmax.h"
+#include "../microkernels/winograd/winograd.h"
+
+/* The table row of an ISA: itself where this build has its code, else scalar. */
+static inline fovea_isa fovea_config_row(fovea_isa isa) {
+    return FOVEA_HAVE_X86_VARIANTS && (unsigned)isa < FOVEA_ISA_COUNT ? isa : FOVEA_ISA_SCALAR;
+}
+
+/* ---- GEMM (every GEMM-shaped driver: convolution, Winograd, matmul) ---- */
+
+/* One ISA's SGEMM microkernel and its tile. */
+typedef struct fovea_gemm_config {
+    fovea_isa isa;
+    size_t mr;
+    size_t nr;
+    fovea_gemm_ukernel_fn ukernel;
+    fovea_gemm_ukernel_strided_fn ukernel_strided;
+    const char *name; /* "f32_gemm_8x32_avx512" */
+    /* The same MR with a narrower tile for small blocks (NULL: none narrower). */
+    const struct fovea_gemm_config *narrow;
+    /* For a narrow config: its kernel with any B row stride. */
+    fovea_gemm_ukernel_ldb_fn ukernel_ldb;
+    /* The microkernel with interleaved prefetch (NULL: none). */
+    fovea_gemm_ukernel_prefetch_fn ukernel_prefetch;
+} fovea_gemm_config;
+
+/* Indexed by fovea_isa (rows without code are empty: use fovea_gemm_config_for). */
+extern const fovea_gemm_config fovea_gemm_configs[FOVEA_ISA_COUNT];
+
+const fovea_gemm_config *fovea_gemm_config_active(void);
+/* Never NULL: ISAs without a microkernel fall back to scalar's. */
+const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa);
+/* The ISA's config whose tile is nr columns wide (its main or narrow one), or NULL. */
+const fovea_gemm_config *fovea_gemm_config_with_width(fovea_isa isa, size_t nr);
+
+/* ---- GEMM convolution: im2col packing and the pixel-rows tile ---- */
+
+typedef struct fovea_conv_config {
+    fovea_isa isa; /* recorded in packed weights */
+    const fovea_gemm_config *gemm;
+    fovea_gather_stride2_fn gather_stride2;
+    fovea_gather_stride2_taps3_fn gather_stride2_taps3;
+    /* Packers for the shapes their `_applies` predicate accepts (NULL: none on this ISA). */
+    fovea_im2col_3x3s2_rows_fn im2col_3x3s2_rows;
+    fovea_im2col_stride2_panels_fn im2col_stride2_panels;
+    /* Small planes with pixels as the tile's rows (NULL: not on this ISA) and their stride-2 packer. */
+    fovea_gemm_ukernel_transposed_fn gemm_pixel_rows;
+    const char *gemm_pixel_rows_name;
+    fovea_im2col_stride2_pixel_groups_fn im2col_stride2_pixel_groups;
+} fovea_conv_config;
+
+const fovea_conv_config *fovea_conv_config_active(void);
+const fovea_conv_config *fovea_conv_config_for(fovea_isa isa);
+
+/* ---- Winograd transforms ---- */
+
+typedef struct fovea_winograd_config {
+    size_t lanes; /* tiles per vector: a block's nr must be a multiple */
+    fovea_winograd_input_fn input[3];   /* F2, F4, F6 */
+    fovea_winograd_output_fn output[3];
+} fovea_winograd_config;
+
+/* The transforms for a block of nr tiles on an ISA: its own if its vectors divide nr, else scalar. */
+const fovea_winograd_config *fovea_winograd_config_for(fovea_isa isa, size_t nr);
+
+/* ---- Depthwise convolution ---- */
+
+typedef enum fovea_dwconv_kind {
+    FOVEA_DWCONV_3X3S1,
+    FOVEA_DWCONV_3X3S2,
+    FOVEA_DWCONV_5X5S1,
+    FOVEA_DWCONV_5X5S2,
+    FOVEA_DWCONV_7X7S1,
+    FOVEA_DWCONV_7X7S2,
+    FOVEA_DWCONV_KXK,
+    FOVEA_DWCONV_KIND_COUNT
+} fovea_dwconv_kind;
+
+/* A kernel and its name ("dwconv_7x7s1_avx512"); a kind without its own code on an ISA runs k×k. */
+typedef struct fovea_dwconv_ukernel {
+    fovea_dwconv_fn run;
+    const char *name;
+} fovea_dwconv_ukernel;
+
+typedef struct fovea_dwconv_config {
+    fovea_dwconv_ukernel kinds[FOVEA_DWCONV_KIND_COUNT];
+} fovea_dwconv_config;
+
+const fovea_dwconv_config *fovea_dwconv_config_active(void);
+
+/* ---- Direct small-channel convolution ---- */
+
+typedef struct fovea_conv_smallc_config {
+    fovea_conv_smallc_fn ukernel;
+    const char *name; /* "f32_conv_smallc_8x48_avx512" */
+} fovea_conv_smallc_config;
+
+const fovea_conv_smallc_config *fovea_conv_smallc_config_active(void);
+
+/* ---- Pooling ---- */
+
+typedef struct fovea_pool_config {
+    fovea_pool2d_plane_fn maxpool2d;
+    fovea_pool2d_plane_fn avgpool2d;
+    fovea_global_pool_plane_fn global_maxpool;
+    fovea_global_pool_plane_fn global_avgpool;
+} fovea_pool_config;
+
+const fovea_pool_config *fovea_pool_config_active(void);
+
+/* ---- Elementwise ---- */
+
+typedef struct fovea_elementwise_config {
+    fovea_activation_fn activation;
+    fovea_sigmoid_fn sigmoid;
+    fovea_unary_fn unary;
+    fovea_layer_norm_fn layernorm_rows;
+    fovea_binary_fn binary;
+} fovea_elementwise_config;
+
+const fovea_elementwise_config *fovea_elementwise_config_active(void);
+
+/* ---- Softmax ---- */
+
+typedef struct fovea_softmax_config {
+    fovea_softmax_row_fn row;
+    fovea_softmax_columns_fn columns;
+} fovea_softmax_config;
+
+const fovea_softmax_config *fovea_softmax_config_active(void);
+
+#endif

@@ -1,0 +1,7 @@
+/* The Winograd F(6×6,3×3) output transform of one block, portable C (the body: winograd-scalar.h). */
+#include "winograd-scalar.h"
+
+void fovea_f32_winograd_output_f6__scalar(const fovea_winograd_block *block, const float *s, size_t rows,
+                                          const float *bias, const fovea_epilogue *epilogue, float *y) {
+    output_block(block, s, rows, bias, epilogue, y, 8);
+}
