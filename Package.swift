@@ -60,6 +60,7 @@ let package = Package(
         .target(
             name: "FoveaSIMD",
             dependencies: ["FoveaCore", "FoveaSIMDGeneric", "CFoveaKernels", "FoveaElementwiseKernels"],
+            path: "Sources/Backends/Portable",
             exclude: ["README.md"]
         ),
         .target(name: "FoveaSIMDISAKernels", dependencies: ["FoveaSIMD", "FoveaSIMDAVX512", "FoveaSIMDAVX2"]),
@@ -75,7 +76,7 @@ let package = Package(
 
         // The `blas` backend: GEMM-shaped work on OpenBLAS (Debian: libopenblas-dev).
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .target(name: "FoveaBLAS", dependencies: ["FoveaCore", "COpenBLAS"]),
+        .target(name: "FoveaBLAS", dependencies: ["FoveaCore", "COpenBLAS"], path: "Sources/Backends/BLAS"),
 
         // C kernels; also built and tested standalone by CMakeLists.txt + ctest.
         // No flags: per-function target attributes pick the ISA at run time, and
@@ -93,7 +94,7 @@ let package = Package(
         .target(name: "FoveaElementwiseKernels", dependencies: ["FoveaCore", "CFoveaKernels"]),
 
         // The `kernels` backend over the C kernels.
-        .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels", "FoveaElementwiseKernels"]),
+        .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels", "FoveaElementwiseKernels"], path: "Sources/Backends/Kernels"),
 
         // The public face: model loading, classification, conformance runner.
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
