@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// A Conv node as the C kernels see it: 2-D, float32 NCHW, constant weights.
 struct ConvolutionShape: Sendable {

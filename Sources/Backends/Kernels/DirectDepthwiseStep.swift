@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// A depthwise convolution (groups == channels) by direct loops per channel
 /// plane: dedicated 3×3, 5×5 and 7×7 stride-1 and stride-2 kernels

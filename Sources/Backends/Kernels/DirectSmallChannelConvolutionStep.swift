@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// A convolution with few input channels (an image network's first layer) by
 /// a direct loop over its taps (`fovea_conv2d_smallc_f32`): no im2col, whose

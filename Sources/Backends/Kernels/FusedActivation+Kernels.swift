@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 extension FusedActivation {
     /// The C kernels' form of the activation (open clip bounds become

@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// Elementwise operators on the C kernels: Add, Sub, Mul, Div, Max, Min, Pow
 /// (two inputs) with ONNX broadcasting (rank ≤ 6), ReLU, Clip, LeakyReLU, Sigmoid and every other

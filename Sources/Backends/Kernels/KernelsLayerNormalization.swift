@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// LayerNormalization with constant-or-run-time scale and bias of the
 /// normalized size, on `fovea_layer_norm_f32` (the Y output only; a node that

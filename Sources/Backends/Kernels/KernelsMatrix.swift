@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// Fully connected layers: Gemm, and MatMul of a 2-D activation by a constant
 /// 2-D matrix. `Y = α·A·B + β·C` over N rows of A is a 1×1 convolution of N

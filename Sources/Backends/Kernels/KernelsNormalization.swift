@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// An inference BatchNormalization left as a node (`--no-fold-bn`, or one
 /// after something other than a Conv): one per-channel multiply-add pass,

@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// MaxPool and AveragePool over two spatial axes and the global poolings,
 /// on the C pooling kernels (float32 NCHW).

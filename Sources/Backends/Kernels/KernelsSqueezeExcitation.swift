@@ -1,5 +1,4 @@
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// A fused squeeze-and-excitation block (``SqueezeExcitationStep``) with the
 /// C kernels on the run's OpenMP threads.

@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// Transpose of a float32 tensor on `fovea_transpose_f32`: runs of the last
 /// axis copied with memcpy when it stays last (attention's heads), 16×16 tiles

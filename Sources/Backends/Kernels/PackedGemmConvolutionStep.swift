@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// A convolution on the C GEMM: 1×1 reads the input planes in place,
 /// anything else packs im2col blocks straight into the microkernel's panels

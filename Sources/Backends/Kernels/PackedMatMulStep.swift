@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// Gemm and MatMul with many rows on the C GEMM (`fovea_matmul_f32`): the
 /// rows of A are tokens, packed block by block into the microkernel's row

@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// The fused residual (``ConvAttributes/addsResidual``) of a Conv step whose
 /// kernel cannot start its tiles from it (Winograd: the output transform

@@ -1,6 +1,5 @@
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// A 3×3 stride-1 convolution by Winograd F(m×m, 3×3): the weights are
 /// transformed once, here, into the panels the batched tile GEMMs read;

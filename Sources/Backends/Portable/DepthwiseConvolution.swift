@@ -1,12 +1,10 @@
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// Depthwise convolution (group == channels == output channels): each output
 /// plane is one input plane convolved with its own k×k kernel, run directly
 /// (no GEMM: there is no reduction over channels to share).
 struct DepthwiseConvolutionStep: PreparedStep {
     let layout: ConvolutionLayout
-    let kernels: GemmKernelSet
     let algorithm: String
     private let weights: [Float]
     /// Per output channel; zeros when the node has no bias, `nil` when it comes at run time.
@@ -14,16 +12,15 @@ struct DepthwiseConvolutionStep: PreparedStep {
     private let activation: KernelActivation
     /// An activation the plane kernel does not apply (SiLU, GELU, ...): run
     /// over each output plane right after it is computed.
-    private let postActivation: UnaryKernelFunction?
+    private let postActivation: FusedActivation?
 
-    init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, activation: FusedActivation?, kernels: GemmKernelSet) {
+    init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, activation: FusedActivation?) {
         self.layout = layout
-        self.kernels = kernels
         self.weights = weights
         self.bias = bias
         self.activation = KernelActivation(activation)
-        postActivation = activation.flatMap { UnaryKernelFunction($0) }
-        algorithm = "depthwise \(layout.kernelHeight)x\(layout.kernelWidth) \(kernels.isa)" + ConvAttributes.fusionSuffix(addsResidual: false, activation: activation)
+        postActivation = activation.flatMap { $0.isPiecewiseLinear ? nil : $0 }
+        algorithm = "depthwise \(layout.kernelHeight)x\(layout.kernelWidth)" + ConvAttributes.fusionSuffix(addsResidual: false, activation: activation)
     }
 
     var writesStridedOutput: Bool { true }
@@ -44,16 +41,18 @@ struct DepthwiseConvolutionStep: PreparedStep {
                 context.parallelFor(l.batch * l.channels) { planes in
                     for plane in planes {
                         let n = plane / l.channels, c = plane % l.channels
-                        kernels.depthwisePlane(
-                            shared.x.base + plane * l.inputPlane, l.inputHeight, l.inputWidth,
-                            shared.w.base + c * kernelSize, l.kernelHeight, l.kernelWidth,
-                            l.strideHeight, l.strideWidth, l.dilationHeight, l.dilationWidth,
-                            l.padTop, l.padLeft,
-                            shared.y.base + n * yBatchStride + c * l.outputPlane, l.outputHeight, l.outputWidth,
-                            shared.b.base[c], activation)
+                        depthwisePlane(
+                            x: shared.x.base + plane * l.inputPlane, inputHeight: l.inputHeight, inputWidth: l.inputWidth,
+                            kernel: shared.w.base + c * kernelSize, kernelHeight: l.kernelHeight, kernelWidth: l.kernelWidth,
+                            strideHeight: l.strideHeight, strideWidth: l.strideWidth,
+                            dilationHeight: l.dilationHeight, dilationWidth: l.dilationWidth,
+                            padTop: l.padTop, padLeft: l.padLeft,
+                            y: shared.y.base + n * yBatchStride + c * l.outputPlane,
+                            outputHeight: l.outputHeight, outputWidth: l.outputWidth,
+                            bias: shared.b.base[c], activation: activation.code, p0: activation.p0, p1: activation.p1)
                         if let post {
                             let y = shared.y.base + n * yBatchStride + c * l.outputPlane
-                            _ = post.apply(count: l.outputPlane, y, y, threads: 1)
+                            SIMDElementwiseFunction.apply(post, y, y, count: l.outputPlane)
                         }
                     }
                 }

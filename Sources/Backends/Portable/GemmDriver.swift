@@ -17,10 +17,10 @@ enum GemmDriver {
     /// Column panels per work item on `threads` threads.
     private static func blockPanels(columns: Int, k: Int, threads: Int) -> Int {
         let panels = GemmPacking.columnPanels(columns)
-        return max(1, min((panels + 2 * threads - 1) / (2 * threads), (64 * 1024) / (k * GemmKernelSet.tileColumns)))
+        return max(1, min((panels + 2 * threads - 1) / (2 * threads), (64 * 1024) / (k * gemmTileColumns)))
     }
 
-    /// Scratch floats ``multiply(kernels:rows:columns:k:packedA:b:c:accumulate:scratch:context:)``
+    /// Scratch floats ``multiply(rows:columns:k:packedA:b:c:accumulate:scratch:context:)``
     /// needs with up to `threads` threads: one packed B block per chunk when B is not packed.
     static func scratchFloats(columns: Int, k: Int, packedB: Bool, threads: Int) -> Int {
         guard !packedB, columns > 0, k > 0 else { return 0 }
@@ -28,7 +28,7 @@ enum GemmDriver {
         return (1...max(1, threads)).map { t in
             let block = blockPanels(columns: columns, k: k, threads: t)
             let chunks = min(t, (panels + block - 1) / block)
-            return chunks * SIMDStepSupport.alignedFloats(block * k * GemmKernelSet.tileColumns)
+            return chunks * SIMDStepSupport.alignedFloats(block * k * gemmTileColumns)
         }.max() ?? 0
     }
 
@@ -37,7 +37,7 @@ enum GemmDriver {
     ///   - c: row-major `rows × columns`, row stride `columns`.
     ///   - accumulate: add to `c` (already holding `beta × C`) instead of overwriting it.
     ///   - scratch: ``scratchFloats(columns:k:packedB:threads:)`` floats (unused for a packed B).
-    static func multiply(kernels: GemmKernelSet, rows: Int, columns: Int, k: Int,
+    static func multiply(rows: Int, columns: Int, k: Int,
                          packedA: UnsafePointer<Float>, b: GemmRightOperand,
                          c: UnsafeMutablePointer<Float>, accumulate: Bool,
                          scratch: UnsafeMutablePointer<Float>, context: RunContext) {
@@ -46,7 +46,7 @@ enum GemmDriver {
             if !accumulate { c.update(repeating: 0, count: rows * columns) }
             return
         }
-        let width = GemmKernelSet.tileColumns
+        let width = gemmTileColumns
         let panels = GemmPacking.columnPanels(columns)
         let rowPanels = GemmPacking.rowPanels(rows)
         let blockPanels = blockPanels(columns: columns, k: k, threads: context.threads)
@@ -76,10 +76,11 @@ enum GemmDriver {
                 var start = 0
                 while start < k {
                     let depth = min(reductionBlock, k - start)
-                    kernels.gemmTiles(depth, shared.a.base + start * GemmKernelSet.tileRows, k * GemmKernelSet.tileRows,
-                                      rowPanels, rows, panelsB + start * width, width, k * width, panelCount,
-                                      columns - firstPanel * width, shared.c.base + firstPanel * width, columns,
-                                      nil, accumulate || start > 0, .none)
+                    gemmTiles(k: depth, a: shared.a.base + start * gemmTileRows, aPanelStride: k * gemmTileRows,
+                              rowPanels: rowPanels, rows: rows, b: panelsB + start * width, ldb: width,
+                              bPanelStride: k * width, columnPanels: panelCount, columns: columns - firstPanel * width,
+                              c: shared.c.base + firstPanel * width, ldc: columns,
+                              bias: nil, accumulate: accumulate || start > 0)
                     start += depth
                 }
             }

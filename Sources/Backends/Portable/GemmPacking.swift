@@ -8,8 +8,8 @@
 /// Operands are read through a row and a column stride, so transposed inputs
 /// need no copy first.
 enum GemmPacking {
-    static let tileRows = GemmKernelSet.tileRows
-    static let tileColumns = GemmKernelSet.tileColumns
+    static let tileRows = gemmTileRows
+    static let tileColumns = gemmTileColumns
 
     static func rowPanels(_ rows: Int) -> Int { (rows + tileRows - 1) / tileRows }
     static func columnPanels(_ columns: Int) -> Int { (columns + tileColumns - 1) / tileColumns }

@@ -62,7 +62,7 @@ struct Im2colPacker: Sendable {
     /// group, whose first input channel plane starts at `x`.
     func pack(x: UnsafePointer<Float>, firstPanel: Int, panelCount: Int, into destination: UnsafeMutablePointer<Float>) {
         let l = layout
-        let width = GemmKernelSet.tileColumns
+        let width = gemmTileColumns
         let k = l.reduction
         let positions = l.outputPlane
         for panel in firstPanel..<(firstPanel + panelCount) {

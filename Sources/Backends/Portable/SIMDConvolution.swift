@@ -1,5 +1,4 @@
 import FoveaCore
-import FoveaElementwiseKernels
 
 /// 2-D NCHW float32 convolution: packed GEMM for 1x1 and k×k kernels (im2col),
 /// a direct loop for depthwise convolutions. Anything else (1-D/3-D, other
@@ -17,16 +16,15 @@ enum SIMDConvolution: SIMDOperatorFamily {
         }
         let weightValues = try weights.requireFloats("W")
         let bias = try node.constant(2)?.requireFloats("B")
-        let kernels = try GemmKernelSet.current()
         var activation: FusedActivation?, addsResidual = false
         if case .conv(let attributes) = node.op { (activation, addsResidual) = (attributes.activation, attributes.addsResidual) }
         if layout.isDepthwise {
             // No bias input: the kernel adds zeros, allocated once here rather than per run.
             let preparedBias = node.inputType(2) == nil ? [Float](repeating: 0, count: layout.outputChannels) : bias
-            return DepthwiseConvolutionStep(layout: layout, weights: weightValues, bias: preparedBias, activation: activation, kernels: kernels)
+            return DepthwiseConvolutionStep(layout: layout, weights: weightValues, bias: preparedBias, activation: activation)
         }
         return GemmConvolutionStep(layout: layout, weights: weightValues, bias: bias, runTimeBias: node.inputType(2) != nil,
-                                   activation: activation, addsResidual: addsResidual, kernels: kernels)
+                                   activation: activation, addsResidual: addsResidual)
     }
 
     /// The node's shape if this family runs it; throws (with the reason) otherwise.
@@ -83,7 +81,6 @@ enum SIMDConvolution: SIMDOperatorFamily {
 /// stride-1 unpadded kernel. Weights are packed once, here.
 struct GemmConvolutionStep: PreparedStep {
     let layout: ConvolutionLayout
-    let kernels: GemmKernelSet
     let algorithm: String
     /// Packed A panels for each group, `groupStride` floats apart.
     private let packedWeights: [Float]
@@ -97,7 +94,7 @@ struct GemmConvolutionStep: PreparedStep {
     private let activation: KernelActivation
     /// An activation the tiles do not apply (SiLU, GELU, ...): run over each
     /// output block right after its last pass, while the block is in cache.
-    private let postActivation: UnaryKernelFunction?
+    private let postActivation: FusedActivation?
     /// Input 3 is a residual: the output starts from it and every pass accumulates.
     private let addsResidual: Bool
 
@@ -113,13 +110,12 @@ struct GemmConvolutionStep: PreparedStep {
     static let reductionBlock = 1024
 
     init(layout: ConvolutionLayout, weights: [Float], bias: [Float]?, runTimeBias: Bool = false,
-         activation: FusedActivation? = nil, addsResidual: Bool = false, kernels: GemmKernelSet) {
+         activation: FusedActivation? = nil, addsResidual: Bool = false) {
         self.layout = layout
         self.addsResidual = addsResidual
         hasRunTimeBias = bias == nil && runTimeBias
-        self.kernels = kernels
         self.activation = KernelActivation(activation)
-        postActivation = activation.flatMap { UnaryKernelFunction($0) }
+        postActivation = activation.flatMap { $0.isPiecewiseLinear ? nil : $0 }
         let k = layout.reduction, rows = layout.groupOutputs
         let groupStride = GemmPacking.packedACount(rows: rows, k: k)
         self.groupStride = groupStride
@@ -137,7 +133,7 @@ struct GemmConvolutionStep: PreparedStep {
         paddedBias = bias.map { Self.padBias($0, layout) }
         im2col = Im2colPacker(layout)
         let kernel = "\(layout.kernelHeight)x\(layout.kernelWidth)"
-        let suffix = "8x32 \(kernels.isa)"
+        let suffix = "8x32"
         algorithm = (layout.isPointwise ? "gemm 1x1 \(suffix)" : "im2col+gemm \(kernel) \(suffix)")
             + ConvAttributes.fusionSuffix(addsResidual: addsResidual, activation: activation)
     }
@@ -155,12 +151,12 @@ struct GemmConvolutionStep: PreparedStep {
     }
 
     static func paddedBiasCount(_ layout: ConvolutionLayout) -> Int {
-        GemmPacking.rowPanels(layout.groupOutputs) * GemmKernelSet.tileRows * layout.group
+        GemmPacking.rowPanels(layout.groupOutputs) * gemmTileRows * layout.group
     }
 
     static func padBias(_ bias: UnsafePointer<Float>, _ layout: ConvolutionLayout, into out: UnsafeMutablePointer<Float>) {
         let rows = layout.groupOutputs
-        let padded = GemmPacking.rowPanels(rows) * GemmKernelSet.tileRows
+        let padded = GemmPacking.rowPanels(rows) * gemmTileRows
         out.update(repeating: 0, count: padded * layout.group)
         for g in 0..<layout.group {
             for r in 0..<rows { out[g * padded + r] = bias[g * rows + r] }
@@ -184,7 +180,7 @@ struct GemmConvolutionStep: PreparedStep {
         // two items per thread when the images and groups alone are too few.
         let images = l.batch * l.group
         let itemsWanted = (2 * threads + images - 1) / images
-        var cappedPanels = max(1, min(panels, (64 * 1024) / (k * GemmKernelSet.tileColumns),
+        var cappedPanels = max(1, min(panels, (64 * 1024) / (k * gemmTileColumns),
                                      (panels + itemsWanted - 1) / itemsWanted))
         if threads > 1, images == 1 {
             // Shrink the blocks until their count is a multiple of the thread
@@ -219,7 +215,7 @@ struct GemmConvolutionStep: PreparedStep {
     /// every packed panel of every image.
     private func scratchFloats(_ s: Schedule, threads: Int) -> Int {
         let l = layout
-        let panelFloats = l.reduction * GemmKernelSet.tileColumns
+        let panelFloats = l.reduction * gemmTileColumns
         let images = l.batch * l.group
         if s.rowChunks > 1 {
             let packedPerImage = GemmPacking.columnPanels(l.outputPlane) - packedPanelStart
@@ -271,7 +267,7 @@ struct GemmConvolutionStep: PreparedStep {
             return
         }
         let rowPanels = GemmPacking.rowPanels(l.groupOutputs)
-        let slice = SIMDStepSupport.alignedFloats(blockPanels * k * GemmKernelSet.tileColumns)
+        let slice = SIMDStepSupport.alignedFloats(blockPanels * k * gemmTileColumns)
         context.parallelChunks(images * blocksPerImage) { chunk, items in
             let packed = scratch.base + chunk * slice
             for item in items {
@@ -294,7 +290,7 @@ struct GemmConvolutionStep: PreparedStep {
     private func runSplit(_ shared: GemmConvolutionOperands, images: Int, blockPanels: Int, rowChunks: Int,
                           scratch sharedScratch: GemmSharedPointer, context: RunContext) {
         let l = layout
-        let k = l.reduction, width = GemmKernelSet.tileColumns
+        let k = l.reduction, width = gemmTileColumns
         let panels = GemmPacking.columnPanels(l.outputPlane)
         let firstPacked = packedPanelStart
         let packedPerImage = panels - firstPacked
@@ -325,7 +321,7 @@ struct GemmConvolutionStep: PreparedStep {
     /// The first column panel that must be packed: a 1x1 convolution reads
     /// whole panels of its input planes in place.
     private var packedPanelStart: Int {
-        layout.isPointwise ? layout.outputPlane / GemmKernelSet.tileColumns : 0
+        layout.isPointwise ? layout.outputPlane / gemmTileColumns : 0
     }
 
     /// One (image, group)'s input planes, packed weights, padded bias and output planes.
@@ -335,7 +331,7 @@ struct GemmConvolutionStep: PreparedStep {
         return GemmImageOperands(
             x: shared.x.base + (n * l.channels + g * l.groupChannels) * l.inputPlane,
             weights: shared.w.base + g * groupStride,
-            bias: shared.bias.map { $0.base + g * GemmPacking.rowPanels(l.groupOutputs) * GemmKernelSet.tileRows },
+            bias: shared.bias.map { $0.base + g * GemmPacking.rowPanels(l.groupOutputs) * gemmTileRows },
             y: shared.y.base + n * shared.yBatchStride + g * l.groupOutputs * l.outputPlane)
     }
 
@@ -361,7 +357,7 @@ struct GemmConvolutionStep: PreparedStep {
                             packed: UnsafeMutablePointer<Float>, firstPacked: Int) {
         let l = layout
         let k = l.reduction, positions = l.outputPlane
-        let width = GemmKernelSet.tileColumns, tileRows = GemmKernelSet.tileRows
+        let width = gemmTileColumns, tileRows = gemmTileRows
         guard !rowPanels.isEmpty else { return }
         let firstRow = rowPanels.lowerBound * tileRows
         let rows = min(rowPanels.count * tileRows, l.groupOutputs - firstRow)
@@ -393,15 +389,16 @@ struct GemmConvolutionStep: PreparedStep {
         var start = 0
         while start < k {
             let depth = min(Self.reductionBlock, k - start)
-            kernels.gemmTiles(depth, weights + start * GemmKernelSet.tileRows, k * GemmKernelSet.tileRows, rowPanels, rows,
-                              b + start * ldb, ldb, bPanelStride, panelCount, columns,
-                              y, ldc, start == 0 ? bias : nil, start > 0 || addsResidual,
-                              start + depth == k ? activation : .none)
+            let fused = start + depth == k ? activation : .none
+            gemmTiles(k: depth, a: weights + start * gemmTileRows, aPanelStride: k * gemmTileRows, rowPanels: rowPanels,
+                      rows: rows, b: b + start * ldb, ldb: ldb, bPanelStride: bPanelStride, columnPanels: panelCount,
+                      columns: columns, c: y, ldc: ldc, bias: start == 0 ? bias : nil, accumulate: start > 0 || addsResidual,
+                      activation: fused.code, p0: fused.p0, p1: fused.p1)
             start += depth
         }
         if let postActivation {
             for row in 0..<rows {
-                _ = postActivation.apply(count: columns, y + row * ldc, y + row * ldc, threads: 1)
+                SIMDElementwiseFunction.apply(postActivation, y + row * ldc, y + row * ldc, count: columns)
             }
         }
     }

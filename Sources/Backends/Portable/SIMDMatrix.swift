@@ -10,7 +10,7 @@ enum SIMDMatrix: SIMDOperatorFamily {
 
     static func prepare(_ node: NodeContext) throws -> any PreparedStep {
         let shape = try shape(node)
-        return MatrixStep(shape: shape, constantB: node.constant(1), constantC: node.constant(2), kernels: try GemmKernelSet.current(),
+        return MatrixStep(shape: shape, constantB: node.constant(1), constantC: node.constant(2),
                           opName: node.op.typeName)
     }
 
@@ -27,21 +27,19 @@ enum SIMDMatrix: SIMDOperatorFamily {
 /// One Gemm or MatMul node, its right operand packed if constant and unbatched.
 struct MatrixStep: PreparedStep {
     let shape: MatrixShape
-    let kernels: GemmKernelSet
     let algorithm: String
     let opName: String
     private let packedB: [Float]?
     /// `beta × C` broadcast to the output, computed here when C is a constant.
     private let preparedInitial: [Float]?
 
-    init(shape: MatrixShape, constantB: Tensor?, constantC: Tensor?, kernels: GemmKernelSet, opName: String = "Gemm") {
+    init(shape: MatrixShape, constantB: Tensor?, constantC: Tensor?, opName: String = "Gemm") {
         self.shape = shape
         self.opName = opName
-        self.kernels = kernels
         preparedInitial = constantC?.floats.flatMap { Self.initial(shape, c: $0) }
         var packed: [Float]?
         if let values = constantB?.floats, shape.bOffsets.allSatisfy({ $0 == 0 }), shape.inner > 0 {
-            var buffer = [Float](repeating: 0, count: GemmPacking.columnPanels(shape.columns) * shape.inner * GemmKernelSet.tileColumns)
+            var buffer = [Float](repeating: 0, count: GemmPacking.columnPanels(shape.columns) * shape.inner * gemmTileColumns)
             values.withUnsafeBufferPointer { source in
                 buffer.withUnsafeMutableBufferPointer { out in
                     guard let source = source.baseAddress, let out = out.baseAddress else { return }
@@ -53,7 +51,7 @@ struct MatrixStep: PreparedStep {
             packed = buffer
         }
         packedB = packed
-        algorithm = "gemm 8x32 \(kernels.isa)" + (packed == nil ? "" : " packed B")
+        algorithm = "gemm 8x32" + (packed == nil ? "" : " packed B")
     }
 
     /// Packed A, then the driver's B blocks.
@@ -91,7 +89,7 @@ struct MatrixStep: PreparedStep {
                                   columnStride: s.aColumnStride, scale: s.alpha, into: packedA)
                 let right: GemmRightOperand = (packedB == nil ? nil : packedBuffer.baseAddress).map { .packed($0) }
                     ?? .strided(b.floats + bOffset, rowStride: s.bRowStride, columnStride: s.bColumnStride)
-                GemmDriver.multiply(kernels: kernels, rows: s.rows, columns: s.columns, k: s.inner,
+                GemmDriver.multiply(rows: s.rows, columns: s.columns, k: s.inner,
                                     packedA: packedA, b: right, c: y + index * matrix,
                                     accumulate: accumulate, scratch: scratch, context: context)
             }

@@ -1,5 +1,3 @@
-// Shared kernel source of the per-ISA modules (see GemmMicrokernel.swift).
-
 /// One depthwise plane: `y = activation(bias + conv2d(x, kernel))` for a single channel.
 ///
 /// For each kernel tap it adds `weight × input row` to the output rows and
@@ -7,7 +5,7 @@
 /// bounds tests and vectorizes for stride 1. The fused activation (codes in
 /// FusedActivationKernel.swift) then runs over the plane while it is in cache.
 @inline(never)
-public func depthwisePlane(x: UnsafePointer<Float>, inputHeight: Int, inputWidth: Int,
+func depthwisePlane(x: UnsafePointer<Float>, inputHeight: Int, inputWidth: Int,
                            kernel: UnsafePointer<Float>, kernelHeight: Int, kernelWidth: Int,
                            strideHeight: Int, strideWidth: Int, dilationHeight: Int, dilationWidth: Int,
                            padTop: Int, padLeft: Int,

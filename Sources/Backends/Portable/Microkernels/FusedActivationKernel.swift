@@ -1,7 +1,5 @@
-// Shared kernel source of the per-ISA modules (see GemmMicrokernel.swift).
-
-// Fused activation codes of the kernels' `activation` parameter (FoveaSIMD's
-// `KernelActivation` maps FoveaCore's `FusedActivation` to them):
+// Fused activation codes of the kernels' `activation` parameter
+// (`KernelActivation` maps FoveaCore's `FusedActivation` to them):
 // 0 none; 1 relu; 2 leaky relu (`p0` = alpha); 3 clip (`p0` = lower, `p1` = upper).
 
 /// The fused activation of one vector, with the standalone operators' exact
