@@ -10,7 +10,7 @@ public struct SIMDBackend: Backend {
     public static let name = "simd"
     public var name: String { Self.name }
 
-    /// Creates the SIMD backend; the kernels' ISA is chosen at run time (``SIMDKernelISA/preferred``).
+    /// Creates the SIMD backend.
     public init() {}
 
     public func supports(_ node: NodeContext) -> Bool {
@@ -38,6 +38,7 @@ public struct SIMDBackend: Backend {
         case .batchNormalization: return SIMDBatchNormalization.self
         case .softmax, .logSoftmax: return SIMDSoftmax.self
         case .concat: return SIMDConcat.self
+        case .transpose: return SIMDTranspose.self
         case .flatten, .reshape, .squeeze, .unsqueeze, .identity, .dropout: return SIMDReshape.self
         default: return nil
         }
