@@ -12,7 +12,8 @@ final class KernelsBackendTests: XCTestCase {
 
     /// The vector ISA is the best supported one but scalar, whatever FOVEA_ISA or a forced ISA says.
     func testVectorISAIsTheBestSupportedVectorISA() {
-        let best = ["avx512", "avx2"].first { fovea_kernels_isa_supported($0) != 0 }
+        let vectorISAs: [String] = ["avx512", "avx2"]
+        let best = vectorISAs.first { fovea_kernels_isa_supported($0) != 0 }
         XCTAssertEqual(KernelsBackend.vectorISA, best)
         XCTAssertEqual(fovea_kernels_set_isa("scalar"), FOVEA_STATUS_OK)
         defer { fovea_kernels_set_isa("auto") }
