@@ -10,10 +10,6 @@ let package = Package(
         // Everything `Fovea` depends on builds with no unsafe flags, so a package
         // can depend on it by version (`from:`); scripts/versioned-consumer.sh checks.
         .library(name: "Fovea", targets: ["Fovea"]),
-        // The AVX-512 / AVX2 builds of the SIMD backend's kernels (`-target-cpu`,
-        // an unsafe flag: root, branch or revision dependencies only).
-        // `SIMDISAKernels.register()` hands them to FoveaSIMD; the CLI does.
-        .library(name: "FoveaSIMDISAKernels", targets: ["FoveaSIMDISAKernels"]),
         .executable(name: "fovea", targets: ["fovea"]),
         .library(name: "FoveaTraining", targets: ["FoveaTraining"]),
         // Dynamic batching for `fovea-serve` (Server/); no dependencies, not part of `Fovea`.
@@ -53,29 +49,18 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .target(name: "FoveaFrames", dependencies: ["FoveaCore", "FoveaImage", "CFFTW", "CZBar"]),
 
-        // Portable backend in pure Swift SIMD. Its GEMM and depthwise kernels
-        // (Sources/FoveaSIMDKernels, symlinked into each folder) are compiled
-        // once per CPU target and picked at run time: see Sources/FoveaSIMD/README.md.
-        // FoveaSIMD has the baseline build; FoveaSIMDISAKernels registers the others.
-        .target(
-            name: "FoveaSIMD",
-            dependencies: ["FoveaCore", "FoveaSIMDGeneric", "CFoveaKernels", "FoveaElementwiseKernels"],
-            exclude: ["README.md"]
-        ),
-        .target(name: "FoveaSIMDISAKernels", dependencies: ["FoveaSIMD", "FoveaSIMDAVX512", "FoveaSIMDAVX2"]),
-        .target(name: "FoveaSIMDAVX512", swiftSettings: [
-            .define("FOVEA_SIMD_WIDE"), .define("FOVEA_SIMD_FMA"),
-            .unsafeFlags(["-target-cpu", "skylake-avx512"], .when(platforms: [.linux])),
-        ]),
-        .target(name: "FoveaSIMDAVX2", swiftSettings: [
-            .define("FOVEA_SIMD_FMA"),
-            .unsafeFlags(["-target-cpu", "haswell"], .when(platforms: [.linux])),
-        ]),
-        .target(name: "FoveaSIMDGeneric"),
+        // The backends, one folder each under Sources/Backends (the reference
+        // backend stays in FoveaCore: the planner falls back to it and the
+        // optimizer folds constants with it). CLI names: `simd`, `kernels`, `blas`.
+
+        // The `simd` backend: portable, pure Swift on generic SIMD types, no C
+        // and no CPU flags (Sources/Backends/Portable/README.md).
+        .target(name: "FoveaPortableBackend", dependencies: ["FoveaCore"], path: "Sources/Backends/Portable",
+                exclude: ["README.md"]),
 
         // The `blas` backend: GEMM-shaped work on OpenBLAS (Debian: libopenblas-dev).
         .systemLibrary(name: "COpenBLAS", pkgConfig: "openblas", providers: [.apt(["libopenblas-dev"])]),
-        .target(name: "FoveaBLAS", dependencies: ["FoveaCore", "COpenBLAS"]),
+        .target(name: "FoveaBLASBackend", dependencies: ["FoveaCore", "COpenBLAS"], path: "Sources/Backends/BLAS"),
 
         // C kernels (Kernels/src: runtime/, configs/, operators/, microkernels/<family>/);
         // also built and tested standalone by CMakeLists.txt + ctest.
@@ -90,17 +75,14 @@ let package = Package(
             publicHeadersPath: "include"
         ),
 
-        // The C elementwise kernels (fovea_unary.h) as the simd and kernels backends both call them.
-        .target(name: "FoveaElementwiseKernels", dependencies: ["FoveaCore", "CFoveaKernels"]),
-
         // The `kernels` backend over the C kernels.
-        .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels", "FoveaElementwiseKernels"]),
+        .target(name: "FoveaKernelsBackend", dependencies: ["FoveaCore", "CFoveaKernels"], path: "Sources/Backends/Kernels"),
 
         // The public face: model loading, classification, conformance runner.
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
         .target(
             name: "Fovea",
-            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"],
+            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaKernelsBackend", "CFoveaKernels"],
             resources: [.copy("Resources/imagenet1k-labels.txt")]
         ),
 
@@ -112,7 +94,7 @@ let package = Package(
 
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", "FoveaSIMDISAKernels", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and
@@ -140,13 +122,13 @@ let package = Package(
 
         .testTarget(name: "FoveaCoreTests", dependencies: ["FoveaCore", "FoveaTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoveaONNXTests", dependencies: ["FoveaONNX", "FoveaCore"]),
-        .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaSIMD"]),
-        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaSIMD", "FoveaSIMDISAKernels", "FoveaCore", "FoveaTestSupport"]),
-        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels", "FoveaElementwiseKernels"]),
-        .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
+        .testTarget(name: "FoveaCoreMLTests", dependencies: ["FoveaCoreML", "FoveaONNX", "FoveaCore", "FoveaPortableBackend"]),
+        .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaPortableBackend", "FoveaCore", "FoveaTestSupport"]),
+        .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernelsBackend", "FoveaCore", "FoveaTestSupport", "CFoveaKernels"]),
+        .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLASBackend", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaKernelsBackend", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaCore", "FoveaImage"]),
         .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),

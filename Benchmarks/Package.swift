@@ -3,7 +3,7 @@ import PackageDescription
 
 // Fovea's benchmarks, kept out of the main package so its build does not pay
 // for the benchmark harness. Run everything from this directory:
-//   swift package benchmark   (the SIMD and C kernels pick their ISA at run time; no CPU flags needed)
+//   swift package benchmark   (the C kernels pick their ISA at run time; no CPU flags needed)
 // or one target: swift package benchmark --target Microkernels (or EndToEnd).
 let package = Package(
     name: "FoveaBenchmarks",

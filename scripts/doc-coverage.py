@@ -30,8 +30,7 @@ import sys
 # or the tests' (FoveaTestSupport).
 LIBRARY_MODULES = [
     "Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML", "FoveaFrames",
-    "FoveaKernels", "FoveaSIMD", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric",
-    "FoveaBLAS", "FoveaBatching", "FoveaTraining",
+    "FoveaKernelsBackend", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaBatching", "FoveaTraining",
 ]
 
 

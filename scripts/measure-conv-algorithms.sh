@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the kernels backend's 3x3 convolution algorithms (GEMM, Winograd
 # F2/F4/F6) on a grid of shapes at 1 and 2 threads, and writes the table the
-# backend chooses from: Sources/FoveaKernels/ConvolutionAlgorithmTable+Measured.swift.
+# backend chooses from: Sources/Backends/Kernels/ConvolutionAlgorithmTable+Measured.swift.
 # Takes a few minutes; run it on an idle machine (nothing building).
 #
 # The C is compiled as the Swift package compiles it: Swift's clang with
@@ -17,7 +17,7 @@ cmake --build "$build" --target fovea_measure_conv3x3 > /dev/null
 cpu=$(grep -m1 "model name" /proc/cpuinfo | sed 's/.*: //')
 family=$(grep -m1 "cpu family" /proc/cpuinfo | sed 's/.*: //')
 model=$(grep -m1 "^model\s" /proc/cpuinfo | sed 's/.*: //')
-out=Sources/FoveaKernels/ConvolutionAlgorithmTable+Measured.swift
+out=Sources/Backends/Kernels/ConvolutionAlgorithmTable+Measured.swift
 rows=$(mktemp)
 "$build/fovea_measure_conv3x3" > "$rows"
 {

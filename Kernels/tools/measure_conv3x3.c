@@ -1,9 +1,9 @@
 /*
  * Measures every algorithm the kernels have for 3×3 stride-1 convolutions
  * (GEMM on im2col blocks, Winograd F(2), F(4), F(6)) on a grid of shapes, at
- * 1 and 2 threads, and prints the table FoveaKernels chooses from as Swift
+ * 1 and 2 threads, and prints the table the kernels backend chooses from as Swift
  * source (scripts/measure-conv-algorithms.sh writes it to
- * Sources/FoveaKernels/ConvolutionAlgorithmTable+Measured.swift).
+ * Sources/Backends/Kernels/ConvolutionAlgorithmTable+Measured.swift).
  *
  * Each time is the median of repeated runs after a warm-up; before each run
  * an 8 MB buffer is written, so the weights come from L3 as they do inside a

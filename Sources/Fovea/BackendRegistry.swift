@@ -1,7 +1,7 @@
 import FoveaCore
-import FoveaSIMD
-import FoveaBLAS
-import FoveaKernels
+import FoveaPortableBackend
+import FoveaBLASBackend
+import FoveaKernelsBackend
 
 /// The backends a model can run on, in the default order of preference
 /// (fastest first). The reference backend is always available and always last.
@@ -20,17 +20,26 @@ public struct BackendRegistry: Sendable {
         self.backends = others + [ReferenceBackend()]
     }
 
-    /// Fovea's built-in backends, fastest first: `kernels` (C, per-ISA kernels:
-    /// 0.73× and 0.75× onnxruntime's SqueezeNet 1.1 latency at 1 and 2 threads
-    /// on Zen 4 (2026-11-24), against 1.31× and 1.29× for `simd` when last measured), then `simd` for what the kernels
-    /// do not run, then `blas`, which runs only Conv, Gemm and MatMul (force it
-    /// with `blas,simd`).
+    /// Fovea's built-in backends, fastest first for this CPU (see
+    /// ``standard(winograd:)``), then `blas`, which runs only Conv, Gemm and
+    /// MatMul (force it with `blas,simd`).
     public static let standard = BackendRegistry.standard(winograd: .measured)
 
     /// The built-in backends, with the kernels backend's 3×3 convolutions on
     /// `winograd` (`.off` for the GEMM everywhere, `.forced(.winogradF4)`, ...).
+    ///
+    /// Where the C kernels have vector code for this CPU
+    /// (``KernelsBackend/vectorISA``: x86-64 with AVX2 + FMA), `kernels` comes
+    /// first and `simd` runs what it does not. Elsewhere (arm64, where NEON is
+    /// the baseline Swift SIMD compiles to, and older x86) the C kernels are
+    /// scalar, so the portable `simd` backend comes first and `kernels` runs
+    /// what it does not.
     public static func standard(winograd: WinogradPolicy) -> BackendRegistry {
-        BackendRegistry([KernelsBackend(winograd: winograd), SIMDBackend(), BLASBackend()])
+        let kernels = KernelsBackend(winograd: winograd)
+        if KernelsBackend.vectorISA != nil {
+            return BackendRegistry([kernels, SIMDBackend(), BLASBackend()])
+        }
+        return BackendRegistry([SIMDBackend(), kernels, BLASBackend()])
     }
 
     /// What OpenBLAS says of itself (version, build, the kernels it chose for

@@ -45,8 +45,8 @@
 @_exported import struct FoveaImage.CropAndScaleGeometry
 
 // The kernels backend's algorithm choices (WinogradPolicy, ConvolutionAlgorithm).
-@_exported import enum FoveaKernels.WinogradPolicy
-@_exported import enum FoveaKernels.ConvolutionAlgorithm
+@_exported import enum FoveaKernelsBackend.WinogradPolicy
+@_exported import enum FoveaKernelsBackend.ConvolutionAlgorithm
 // What the ONNX loader reads, and what a model uses that it does not (`fovea inspect`).
 @_exported import enum FoveaONNX.ONNXOperatorSupport
 @_exported import struct FoveaONNX.UnsupportedONNXOperator

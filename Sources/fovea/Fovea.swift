@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Fovea
 import FoveaCore
-import FoveaSIMDISAKernels
 
 @main
 struct FoveaCommand: ParsableCommand {
@@ -23,8 +22,6 @@ struct FoveaCommand: ParsableCommand {
     /// ArgumentParser's `main()`, with every error printed as `error: message`
     /// (ArgumentParser's own say `Error:`) and escaped for the terminal.
     static func main() {
-        // The AVX-512 / AVX2 builds of the simd backend's kernels (not part of the `Fovea` product).
-        SIMDISAKernels.register()
         let command: ParsableCommand
         do {
             command = try parseAsRoot()

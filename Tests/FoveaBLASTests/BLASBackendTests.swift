@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaBLAS
+@testable import FoveaBLASBackend
 
 /// The blas backend against the reference on the shape families of the SIMD
 /// backend's tests, each within the step's own tolerance, plus strided

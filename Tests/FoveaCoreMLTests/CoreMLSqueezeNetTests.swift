@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FoveaCore
 import FoveaCoreML
-import FoveaSIMD
+import FoveaPortableBackend
 
 /// The three SqueezeNet 1.1 classifiers (fp32, fp16, 8-bit LUT) on the exact 224×224 crops.
 final class CoreMLSqueezeNetTests: XCTestCase {

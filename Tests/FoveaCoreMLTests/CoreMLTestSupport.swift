@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import FoveaCore
-import FoveaSIMD
+import FoveaPortableBackend
 
 /// Test data in ../shared/models (beside the package), never copied into the project.
 enum CoreMLTestData {

@@ -1,9 +1,8 @@
 import XCTest
 import CFoveaKernels
 import FoveaCore
-import FoveaElementwiseKernels
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// What the kernels backend cannot run it declines (so the planner gives the
 /// node to another backend), and a C kernel's error status reaches the

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Concat (when the planner does not elide it) and the reshape family
 /// (views in a plan, a byte copy when run alone) on the kernels backend.

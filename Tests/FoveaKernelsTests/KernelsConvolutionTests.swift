@@ -2,7 +2,7 @@ import XCTest
 import CFoveaKernels
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Convolutions on the kernels backend against the reference, on the shared
 /// ``ConvCase`` families, under every ``WinogradPolicy``. Each case is

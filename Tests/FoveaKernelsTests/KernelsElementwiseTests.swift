@@ -2,7 +2,7 @@ import XCTest
 import Foundation
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Add, Sub, Mul and Div with broadcasting, ReLU, Clip, LeakyReLU, Sigmoid,
 /// Softmax and LogSoftmax on the kernels backend against the reference.

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Slice and Gather (constant indices) on the kernels backend equal the
 /// reference bit for bit: steps of 1 and more, negative steps and bounds,

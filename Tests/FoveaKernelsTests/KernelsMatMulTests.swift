@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Gemm and MatMul with many rows on the kernels' packed GEMM
 /// (``PackedMatMulStep``) against the reference backend: token matrices by

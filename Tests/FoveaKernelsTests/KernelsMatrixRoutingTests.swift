@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Which path fully connected layers take on the kernels backend: a
 /// classifier head's few rows run as matrix–vector products on the 1×1

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// BatchNormalization left as a node on the kernels backend: bit-identical
 /// to the reference (the same scale and shift, the same two roundings) over

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Constant Pad on the kernels backend equals the reference bit for bit:
 /// no padding (Swin's usual case), padding on some axes, a value, negative

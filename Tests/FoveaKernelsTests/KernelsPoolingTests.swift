@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// MaxPool, AveragePool, GlobalAveragePool and GlobalMaxPool on the kernels
 /// backend against the reference, on the shared pooling families.

@@ -2,7 +2,7 @@ import XCTest
 import CFoveaKernels
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// The direct small-channel convolution (``DirectSmallChannelConvolutionStep``)
 /// against the reference backend: random convolutions with 1–4 input channels

@@ -2,7 +2,7 @@ import XCTest
 import CFoveaKernels
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// The shared harness (``LayerCheck``) bound to the kernels backend, and what
 /// the tests expect of its convolution routing.

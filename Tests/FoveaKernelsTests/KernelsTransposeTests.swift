@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Transpose on the kernels backend equals the reference bit for bit: the
 /// transformers' permutations (NCHW ↔ NHWC, heads, Swin's windows), random

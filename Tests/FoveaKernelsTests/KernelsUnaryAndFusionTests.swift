@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 /// Every elementwise function on the kernels backend against the
 /// reference, LayerNormalization, and every fused pattern (Conv with each

@@ -1,6 +1,6 @@
 import XCTest
 import FoveaCore
-@testable import FoveaKernels
+@testable import FoveaKernelsBackend
 
 final class WeightSlabTests: XCTestCase {
     /// Buffers of mixed sizes are aligned, never overlap, and keep what was written into them.

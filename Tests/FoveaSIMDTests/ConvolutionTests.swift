@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 /// GEMM-based convolution (im2col or 1x1) sums each output in a different
 /// order than the reference (blocks of 1024 over the reduction, FMA), so it
@@ -13,12 +13,10 @@ let convDepthwiseTolerance: Float = 1e-5
 
 final class ConvolutionTests: XCTestCase {
     let backend = SIMDBackend()
-    let isas = supportedISAs()
-
-    func convPrepare(_ c: ConvCase, isa: SIMDKernelISA? = nil) throws -> any PreparedStep {
+    func convPrepare(_ c: ConvCase) throws -> any PreparedStep {
         let context = try c.context()
         XCTAssertTrue(backend.supports(context), "\(c)")
-        return try SIMDKernelISA.$forced.withValue(isa) { try backend.prepare(context) }
+        return try backend.prepare(context)
     }
 
     func convRun(_ step: any PreparedStep, _ c: ConvCase, threads: Int) throws -> Tensor {
@@ -55,17 +53,15 @@ final class ConvolutionTests: XCTestCase {
             var c = ConvCase.random(&rng)
             c.attributes.activation = activationRng.pick(activations)
             let reference = try c.reference()
-            for isa in isas {
-                let step = try convPrepare(c, isa: isa)
-                let path = String(step.algorithm.prefix(while: { $0 != " " }))
-                algorithms.insert(path)
-                if c.attributes.activation != nil {
-                    XCTAssertTrue(step.algorithm.contains(" +"), step.algorithm)
-                    fusedPaths.insert(path)
-                }
-                let result = try convRun(step, c, threads: 1 + index % 2)
-                convAssertClose(result, reference, tolerance: convTolerance(c), "case \(index) \(isa) \(step.algorithm): \(c)")
+            let step = try convPrepare(c)
+            let path = String(step.algorithm.prefix(while: { $0 != " " }))
+            algorithms.insert(path)
+            if c.attributes.activation != nil {
+                XCTAssertTrue(step.algorithm.contains(" +"), step.algorithm)
+                fusedPaths.insert(path)
             }
+            let result = try convRun(step, c, threads: 1 + index % 2)
+            convAssertClose(result, reference, tolerance: convTolerance(c), "case \(index) \(step.algorithm): \(c)")
         }
         // The random mix reaches every path.
         XCTAssertEqual(algorithms, ["gemm", "im2col+gemm", "depthwise"])
@@ -89,10 +85,8 @@ final class ConvolutionTests: XCTestCase {
                                                         // Odd cases fuse a relu; 9x120x3x3 (k = 1080) has two reduction passes.
                                                         activation: index % 2 == 1 ? .relu : nil))
             let reference = try c.reference()
-            for isa in isas {
-                let step = try convPrepare(c, isa: isa)
-                convAssertClose(try convRun(step, c, threads: 2), reference, tolerance: convGemmTolerance, "\(isa): \(c)")
-            }
+            let step = try convPrepare(c)
+            convAssertClose(try convRun(step, c, threads: 2), reference, tolerance: convGemmTolerance, "\(c)")
         }
     }
 
@@ -100,10 +94,8 @@ final class ConvolutionTests: XCTestCase {
         var rng = ConvRandom(seed: 2)
         for _ in 0..<20 {
             let c = ConvCase.random(&rng, spatial: 15)
-            for isa in isas {
-                let step = try convPrepare(c, isa: isa)
-                XCTAssertEqual(try convRun(step, c, threads: 1), try convRun(step, c, threads: 2), "\(isa): \(c)")
-            }
+            let step = try convPrepare(c)
+            XCTAssertEqual(try convRun(step, c, threads: 1), try convRun(step, c, threads: 2), "\(c)")
         }
     }
 
@@ -120,13 +112,11 @@ final class ConvolutionTests: XCTestCase {
                              attributes: ConvAttributes(kernelShape: [kernel, kernel], strides: [1, 1], dilations: [1, 1],
                                                         pads: [pad, pad, pad, pad], activation: .relu))
             let reference = try c.reference()
-            for isa in isas {
-                let step = try convPrepare(c, isa: isa)
-                let one = try convRun(step, c, threads: 1)
-                convAssertClose(one, reference, tolerance: convGemmTolerance, "\(isa): \(c)")
-                for threads in [2, 3, 5] {
-                    XCTAssertEqual(try convRun(step, c, threads: threads), one, "\(isa) \(threads) threads: \(c)")
-                }
+            let step = try convPrepare(c)
+            let one = try convRun(step, c, threads: 1)
+            convAssertClose(one, reference, tolerance: convGemmTolerance, "\(c)")
+            for threads in [2, 3, 5] {
+                XCTAssertEqual(try convRun(step, c, threads: threads), one, "\(threads) threads: \(c)")
             }
         }
     }

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 /// Gemm/MatMul sum in blocks of 1024 with FMA, unlike the reference's i-k-j
 /// loop: max |Δ| ≤ 1e-4 × (1 + max |reference|).
@@ -9,9 +9,8 @@ let matrixTolerance: Float = 1e-4
 
 final class MatrixTests: XCTestCase {
     let backend = SIMDBackend()
-    let isas = supportedISAs()
 
-    /// Prepares `op` on every ISA and thread count, and compares with the reference.
+    /// Prepares `op`, runs it on 1 and 2 threads, and compares with the reference.
     func matrixCheck(_ op: Op, _ inputs: [Tensor?], constants: Set<Int> = [], _ message: String,
                      file: StaticString = #filePath, line: UInt = #line) throws {
         let types = inputs.map { $0.map { TensorType(.float32, $0.shape) } }
@@ -24,15 +23,13 @@ final class MatrixTests: XCTestCase {
         let reference = try ReferenceBackend.evaluate(op, inputs: inputs, outputTypes: outputs)[0]
         let scale = (reference.floats ?? []).reduce(Float(0)) { max($0, abs($1)) }
         var first: Tensor?
-        for isa in isas {
-            let step = try SIMDKernelISA.$forced.withValue(isa) { try backend.prepare(context) }
-            for threads in [1, 2] {
-                let result = try step.run(inputs, planned: context, context: RunContext(threads: threads))[0]
-                XCTAssertEqual(result.shape, reference.shape, message, file: file, line: line)
-                let worst = zip(result.floats ?? [], reference.floats ?? []).reduce(Float(0)) { let d = abs($1.0 - $1.1); return d.isNaN ? .infinity : max($0, d) }
-                XCTAssertLessThanOrEqual(worst, matrixTolerance * (1 + scale), "\(isa) \(threads)t \(message)", file: file, line: line)
-                if threads == 1 { first = result } else { XCTAssertEqual(result, first, "threads differ \(isa) \(message)", file: file, line: line) }
-            }
+        let step = try backend.prepare(context)
+        for threads in [1, 2] {
+            let result = try step.run(inputs, planned: context, context: RunContext(threads: threads))[0]
+            XCTAssertEqual(result.shape, reference.shape, message, file: file, line: line)
+            let worst = zip(result.floats ?? [], reference.floats ?? []).reduce(Float(0)) { let d = abs($1.0 - $1.1); return d.isNaN ? .infinity : max($0, d) }
+            XCTAssertLessThanOrEqual(worst, matrixTolerance * (1 + scale), "\(threads)t \(message)", file: file, line: line)
+            if threads == 1 { first = result } else { XCTAssertEqual(result, first, "threads differ \(message)", file: file, line: line) }
         }
     }
 

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 final class SIMDActivationTests: XCTestCase {
     /// Relu, LeakyRelu and Clip do the reference's comparisons and single multiply per lane: exact.

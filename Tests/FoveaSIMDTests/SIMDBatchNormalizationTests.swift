@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 final class SIMDBatchNormalizationTests: XCTestCase {
     /// Coefficients are computed as the reference does and applied as

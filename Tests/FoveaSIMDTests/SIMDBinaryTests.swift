@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 final class SIMDBinaryTests: XCTestCase {
     /// One IEEE operation per element, as in the reference: exact.

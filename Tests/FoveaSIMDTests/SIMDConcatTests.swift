@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 final class SIMDConcatTests: XCTestCase {
     /// Concat copies elements: exact.

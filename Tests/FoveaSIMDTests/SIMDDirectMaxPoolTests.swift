@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 /// The unpadded max pooling path (``DirectMaxPoolPlan``) against the reference, bit for bit.
 final class SIMDDirectMaxPoolTests: XCTestCase {

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 final class SIMDPoolingTests: XCTestCase {
     /// Max pooling compares the same values in the same tap order as the reference: bit-exact.

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 final class SIMDSoftmaxTests: XCTestCase {
     /// The vector exp is within ~2 ulp of expf (~1e-6 on short rows), and the

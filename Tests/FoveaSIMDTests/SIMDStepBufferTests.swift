@@ -1,13 +1,11 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 /// The executor's side of the step interface: strided output slices, in-place
 /// runs and exactly sized workspaces must give the same bits as a plain run.
 final class SIMDStepBufferTests: XCTestCase {
-    let isas = supportedISAs()
-
     /// A convolution case with seeded values.
     func convCase(batch: Int, channels: Int, outputs: Int, size: Int, kernel: Int, group: Int = 1, stride: Int = 1,
                   pad: Int = 0, activation: FusedActivation? = nil, constantBias: Bool = true, seed: UInt64) throws -> ConvCase {
@@ -62,11 +60,9 @@ final class SIMDStepBufferTests: XCTestCase {
             ]
             for (path, c) in cases {
                 let planned = try c.context()
-                for isa in isas {
-                    let step = try SIMDKernelISA.$forced.withValue(isa) { try SIMDBackend().prepare(planned) }
-                    XCTAssertTrue(step.algorithm.hasPrefix(path), "\(step.algorithm) for \(c)")
-                    try checkStrided(step, c.inputs, planned, threads: [1, 2, 5], "\(isa) \(c)")
-                }
+                let step = try SIMDBackend().prepare(planned)
+                XCTAssertTrue(step.algorithm.hasPrefix(path), "\(step.algorithm) for \(c)")
+                try checkStrided(step, c.inputs, planned, threads: [1, 2, 5], "\(c)")
             }
         }
     }
@@ -220,10 +216,8 @@ final class SIMDStepBufferTests: XCTestCase {
         ]
         for c in cases {
             let planned = try c.context()
-            for isa in isas {
-                let step = try SIMDKernelISA.$forced.withValue(isa) { try SIMDBackend().prepare(planned) }
-                try checkWorkspace(step, c.inputs, planned, maxThreads: 5, "\(isa) \(c)")
-            }
+            let step = try SIMDBackend().prepare(planned)
+            try checkWorkspace(step, c.inputs, planned, maxThreads: 5, "\(c)")
         }
         let depthwise = try convCase(batch: 2, channels: 6, outputs: 6, size: 10, kernel: 3, group: 6, pad: 1, constantBias: false, seed: 16)
         let planned = try depthwise.context()

@@ -1,7 +1,7 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
 /// The shared harness (``LayerCheck``) bound to the SIMD backend.
 enum SIMDTestSupport {

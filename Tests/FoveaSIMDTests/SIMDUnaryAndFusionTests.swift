@@ -1,10 +1,10 @@
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import FoveaSIMD
+@testable import FoveaPortableBackend
 
-/// Every elementwise function on the simd backend (the C kernels' vectorized
-/// approximations) against the reference, LayerNormalization, and every
+/// Every elementwise function on the simd backend (vector forms, the vector
+/// `e^x` approximations, scalar fallbacks) against the reference, LayerNormalization, and every
 /// fused pattern against its unfused graph.
 final class SIMDUnaryAndFusionTests: XCTestCase {
     func testEveryUnaryFunctionMatchesTheReference() throws {

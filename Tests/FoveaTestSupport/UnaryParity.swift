@@ -2,8 +2,8 @@ import XCTest
 import FoveaCore
 
 /// Every elementwise activation and math function against the reference
-/// backend, for the backends that run them on the C kernels' vectorized
-/// approximations (fovea_unary.h): random values, special values (NaN,
+/// backend, for the backends that run them on vectorized approximations (the
+/// C kernels' fovea_unary.h, the portable backend's Swift ones): random values, special values (NaN,
 /// ±inf, ±0, the largest floats) and a wide sweep.
 public enum UnaryParity {
     /// Every standalone elementwise operator with its attributes.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import FoveaKernelsBackend
 @testable import Fovea
 
 /// Issue 15, part 5: what Vision and Core ML users reach for — URL initializers,
@@ -94,7 +95,9 @@ final class VisionParityAPITests: XCTestCase {
 
     func testTypedBackendNamesSelectTheSameBackendsAsStrings() throws {
         XCTAssertEqual([BackendName.kernels, .simd, .blas, .reference].map(\.rawValue), ["kernels", "simd", "blas", "reference"])
-        XCTAssertEqual(BackendRegistry.standard.backendNames, [.kernels, .simd, .blas, .reference])
+        // The C kernels first where they have vector code for this CPU, else the portable backend.
+        let fastest: [BackendName] = KernelsBackend.vectorISA != nil ? [.kernels, .simd] : [.simd, .kernels]
+        XCTAssertEqual(BackendRegistry.standard.backendNames, fastest + [.blas, .reference])
         XCTAssertEqual(BackendRegistry.standard.names, BackendRegistry.standard.backendNames.map(\.rawValue))
         let typed = ModelConfiguration(backends: [.simd], threads: 1)
         XCTAssertEqual(typed.backends, ["simd"])

@@ -1,0 +1,14 @@
+/* Which vector code the kernels have for this CPU (fovea_vector_isa.h). */
+#include "fovea_kernels.h"
+#include "fovea_vector_isa.h"
+
+#include <stddef.h>
+
+const char *fovea_kernels_vector_isa(void) {
+    /* Best first; every name but "scalar" in fovea_kernels_set_isa's list. */
+    static const char *const vector_isas[] = {"avx512", "avx2"};
+    for (size_t i = 0; i < sizeof vector_isas / sizeof vector_isas[0]; i++) {
+        if (fovea_kernels_isa_supported(vector_isas[i])) return vector_isas[i];
+    }
+    return NULL;
+}
