@@ -15,6 +15,8 @@ let package = Package(
         // `SIMDISAKernels.register()` hands them to FoveaSIMD; the CLI does.
         .library(name: "FoveaSIMDISAKernels", targets: ["FoveaSIMDISAKernels"]),
         .executable(name: "fovea", targets: ["fovea"]),
+        // The CLI's tooling (benchmarks, parity, conformance, inspect reports, .npy files); not part of `Fovea`.
+        .library(name: "FoveaTools", targets: ["FoveaTools"]),
         .library(name: "FoveaTraining", targets: ["FoveaTraining"]),
         // Dynamic batching for `fovea-serve` (Server/); no dependencies, not part of `Fovea`.
         .library(name: "FoveaBatching", targets: ["FoveaBatching"]),
@@ -95,12 +97,22 @@ let package = Package(
         // The `kernels` backend over the C kernels.
         .target(name: "FoveaKernels", dependencies: ["FoveaCore", "CFoveaKernels", "FoveaElementwiseKernels"]),
 
-        // The public face: model loading, classification, conformance runner.
+        // The public face: model loading, classification, requests and handlers.
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
         .target(
             name: "Fovea",
-            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaSIMD", "FoveaBLAS", "FoveaKernels", "CFoveaKernels"],
+            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaSIMD", "FoveaBLAS", "FoveaKernels"],
             resources: [.copy("Resources/imagenet1k-labels.txt")]
+        ),
+
+        // ---- Tooling: what the CLI and the tests use, kept out of the `Fovea` library ----
+        // Latency and per-layer benchmarks, parity against the reference backend, the ONNX
+        // conformance runner, inspect's model summary, plan report and arena diagram, .npy files.
+        // Resources/: the conformance manifest (ConformanceManifest.fovea()).
+        .target(
+            name: "FoveaTools",
+            dependencies: ["Fovea", "FoveaCore", "FoveaONNX", "FoveaCoreML", "CFoveaKernels"],
+            resources: [.copy("Resources/onnx-conformance-manifest.txt")]
         ),
 
         // Create ML-style training (`fovea train`): features from a loaded classifier,
@@ -111,7 +123,7 @@ let package = Package(
 
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", "FoveaSIMDISAKernels", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaTraining", "FoveaSIMDISAKernels", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and
@@ -123,7 +135,7 @@ let package = Package(
 
         // Fuzzing: what one input goes through per parser (FuzzEntry), and the
         // libFuzzer executable over it (scripts/fuzz.sh; README, "Limits").
-        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML"]),
+        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML"]),
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing", "CLibFuzzer"]),
 
@@ -145,9 +157,9 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
-        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaCore", "FoveaImage"]),
+        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaTools", "FoveaCore", "FoveaImage"]),
         .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
         // Depends on Fovea alone: compiles only if `import Fovea` exposes the user-facing
         // API and the plugin types (the other side: scripts/api-boundary.sh).

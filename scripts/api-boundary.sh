@@ -7,12 +7,14 @@
 #    FoveaError, PixelBuffer, ImageOrientation, configuration, BackendRegistry,
 #    and the Backend protocol with the types its requirements mention;
 # 2. the same file fails to type-check on each internal type it names
-#    (Graph, ExecutionPlan, passes, the memory planner, ..., and the
-#    conformance runner, which is `@_spi(FoveaTools)` in Fovea itself), one
-#    "cannot find type" error per name;
-# 3. with `import FoveaCore`, `import FoveaImage` and
-#    `@_spi(FoveaTools) import Fovea`, they are found (so 2 failed for the
-#    right reason, not because the modules could not be loaded).
+#    (Graph, ExecutionPlan, passes, the memory planner, ...) and on each
+#    tooling type of FoveaTools (benchmarks, parity, conformance, inspect
+#    reports, .npy files), one "cannot find type" error per name;
+# 3. with `import FoveaCore`, `import FoveaImage` and `import FoveaTools`,
+#    they are found (so 2 failed for the right reason, not because the
+#    modules could not be loaded);
+# 4. the `Fovea` product's targets, followed through their dependencies in
+#    the manifest, do not include FoveaTools (the library does not build it).
 #
 # Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
 set -uo pipefail
@@ -90,29 +92,66 @@ fi
 
 internal=(Graph ExecutionPlan GraphOptimizer GraphPass FoldBatchNormalization FuseConvActivation
           MemoryPlanner MemoryPlan ArenaPlanner ReferenceBackend ConvAttributes SpatialGeometry
-          SeededGenerator SafeText FileContents ImageEncoder EncodedImage EXIFOrientation
-          ConformanceRunner ConformanceManifest)
+          SeededGenerator SafeText FileContents ImageEncoder EncodedImage EXIFOrientation)
+# The tooling the CLI uses, in FoveaTools (Sources/FoveaTools): not part of `Fovea`.
+tools=(LatencyBenchmark LayerBenchmark LayerBenchmarkChart FMAPeak CPUDescription MemoryBandwidth
+       ParityCheck ConformanceRunner ConformanceManifest ModelSummary PlanReport ArenaDiagram NumpyFile)
 {
   echo "import Fovea"
-  for t in "${internal[@]}"; do echo "let _: $t.Type? = nil"; done
+  for t in "${internal[@]}" "${tools[@]}"; do echo "let _: $t.Type? = nil"; done
 } > "$work/internal.swift"
 typecheck "$work/internal.swift" > "$work/internal.txt" 2>&1
 leaked=()
-for t in "${internal[@]}"; do
+for t in "${internal[@]}" "${tools[@]}"; do
   grep -q "cannot find type '$t' in scope" "$work/internal.txt" || leaked+=("$t")
 done
 if [ ${#leaked[@]} -eq 0 ]; then
-  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...)"
+  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...) nor ${#tools[@]} tooling types (${tools[*]:0:4} ...)"
 else
-  echo "FAIL: \`import Fovea\` exposes internal types: ${leaked[*]}"; head -20 "$work/internal.txt"
+  echo "FAIL: \`import Fovea\` exposes internal or tooling types: ${leaked[*]}"; head -20 "$work/internal.txt"
   failed=1
 fi
 
-{ echo "@_spi(FoveaTools) import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; tail -n +2 "$work/internal.swift"; } > "$work/explicit.swift"
+{ echo "import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; echo "import FoveaTools"; tail -n +2 "$work/internal.swift"; } > "$work/explicit.swift"
 if typecheck "$work/explicit.swift" > "$work/explicit.txt" 2>&1; then
-  echo "ok: with \`import FoveaCore\`, \`import FoveaImage\` and \`@_spi(FoveaTools) import Fovea\` they are found"
+  echo "ok: with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\` they are found"
 else
-  echo "FAIL: the internal types are not found even with \`import FoveaCore\`:"; head -20 "$work/explicit.txt"
+  echo "FAIL: the internal and tooling types are not found even with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\`:"
+  head -20 "$work/explicit.txt"
+  failed=1
+fi
+
+# 4. What the `Fovea` product builds, from the manifest: FoveaTools must not be among it.
+if swift package dump-package > "$work/manifest.json" 2> "$work/manifest.err"; then
+  closure=$(python3 - "$work/manifest.json" <<'PY'
+import json, sys
+manifest = json.load(open(sys.argv[1]))
+targets = {t["name"]: t for t in manifest["targets"]}
+todo = list(next(p for p in manifest["products"] if p["name"] == "Fovea")["targets"])
+seen = set()
+while todo:
+    name = todo.pop()
+    if name in seen or name not in targets:  # other packages' products
+        continue
+    seen.add(name)
+    for dependency in targets[name].get("dependencies", []):
+        for kind in ("byName", "target"):
+            if kind in dependency:
+                todo.append(dependency[kind][0])
+print(" ".join(sorted(seen)))
+PY
+)
+  if [ -z "$closure" ]; then
+    echo "FAIL: could not list the Fovea product's targets"
+    failed=1
+  elif [[ " $closure " == *" FoveaTools "* ]]; then
+    echo "FAIL: the Fovea product depends on FoveaTools (its targets: $closure)"
+    failed=1
+  else
+    echo "ok: the Fovea product's $(wc -w <<< "$closure") targets do not include FoveaTools"
+  fi
+else
+  echo "FAIL: swift package dump-package failed:"; tail -5 "$work/manifest.err"
   failed=1
 fi
 exit $failed

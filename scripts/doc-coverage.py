@@ -26,12 +26,12 @@ import os
 import sys
 
 # The modules of the library products (Fovea and what it is built from,
-# FoveaTraining, FoveaBatching). Not the tools' (fovea, fovea-soak, FoveaFuzzing)
-# or the tests' (FoveaTestSupport).
+# FoveaTraining, FoveaBatching, FoveaTools). Not the executables' (fovea,
+# fovea-soak, FoveaFuzzing) or the tests' (FoveaTestSupport).
 LIBRARY_MODULES = [
     "Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML", "FoveaFrames",
     "FoveaKernels", "FoveaSIMD", "FoveaSIMDAVX512", "FoveaSIMDAVX2", "FoveaSIMDGeneric",
-    "FoveaBLAS", "FoveaBatching", "FoveaTraining",
+    "FoveaBLAS", "FoveaBatching", "FoveaTraining", "FoveaTools",
 ]
 
 

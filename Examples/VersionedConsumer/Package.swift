@@ -17,7 +17,10 @@ let package = Package(
         // The README's "Using Fovea from Swift" example, word for word
         // (scripts/versioned-consumer.sh checks that the two agree).
         .executableTarget(name: "ClassifyPhoto", dependencies: [.product(name: "Fovea", package: "fovea")]),
-        // SqueezeNet latency from this build, to compare with the root build's `fovea bench`.
-        .executableTarget(name: "BenchSqueezeNet", dependencies: [.product(name: "Fovea", package: "fovea")]),
+        // SqueezeNet latency from this build, to compare with the root build's `fovea bench`
+        // (LatencyBenchmark, in the FoveaTools product).
+        .executableTarget(name: "BenchSqueezeNet", dependencies: [
+            .product(name: "Fovea", package: "fovea"), .product(name: "FoveaTools", package: "fovea"),
+        ]),
     ]
 )

@@ -3,6 +3,7 @@ import XCTest
 import FoveaCore
 import FoveaTestSupport
 @testable import Fovea
+@testable import FoveaTools
 
 /// MobileNetV2 (BatchNormalization folded, and explicit: folded by Fovea, and
 /// kept as nodes) and ResNet-50 as published, with seeded random weights,

@@ -2,7 +2,8 @@ import FoveaCore
 import XCTest
 import CMallocCounter
 import FoveaTestSupport
-@_spi(FoveaTools) @testable import Fovea
+@testable import Fovea
+@testable import FoveaTools
 
 /// The memory planner on real models: no overlap, close to the lower bound,
 /// the same bits with and without reuse on every backend, and no allocation

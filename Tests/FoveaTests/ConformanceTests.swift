@@ -1,5 +1,6 @@
 import XCTest
-@_spi(FoveaTools) @testable import Fovea
+@testable import Fovea
+@testable import FoveaTools
 
 /// The ONNX backend node tests of the conformance manifest (needs `apt-get install libonnx-testdata`).
 final class ConformanceTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import FoveaCore
 import XCTest
 import Fovea
+import FoveaTools
 import FoveaFuzzing
 
 /// The fuzz targets' entry points (FuzzEntry), run in every test run: on every

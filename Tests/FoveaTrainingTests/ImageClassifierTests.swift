@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Fovea
+import FoveaTools
 import FoveaTraining
 
 /// Trains on the generated data set (4 classes of the shared photos, 12

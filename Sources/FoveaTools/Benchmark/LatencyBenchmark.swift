@@ -1,4 +1,5 @@
 import Dispatch
+import Fovea
 import FoveaCore
 
 /// Measures a model's end-to-end latency and where the time goes, node by

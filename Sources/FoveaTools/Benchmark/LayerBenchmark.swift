@@ -1,3 +1,4 @@
+import Fovea
 import FoveaCore
 
 /// Microbenchmarks of a model's layers, one backend at a time: what

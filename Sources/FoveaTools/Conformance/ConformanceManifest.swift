@@ -1,3 +1,7 @@
+import Foundation
+import Fovea
+import FoveaCore
+
 /// The allow-list of ONNX backend node tests Fovea runs, and the written
 /// reason for every test of a supported operator that it leaves out.
 ///
@@ -8,9 +12,7 @@
 /// ```
 /// Blank lines and lines starting with `#` are comments.
 ///
-/// Like ``ConformanceRunner``, a tool of `fovea conformance` and the tests:
-/// it needs `@_spi(FoveaTools) import Fovea`.
-@_spi(FoveaTools)
+/// Fovea's own manifest is the resource file `Resources/onnx-conformance-manifest.txt`.
 public struct ConformanceManifest: Sendable, Equatable {
     /// Tests that must pass, in manifest order.
     public var listed: [String]
@@ -53,10 +55,19 @@ public struct ConformanceManifest: Sendable, Equatable {
         }
     }
 
-    /// Fovea's manifest (see `ConformanceManifest+Fovea.swift`).
+    /// The resource file of Fovea's manifest.
+    static let foveaResource = "onnx-conformance-manifest.txt"
+
+    /// Fovea's manifest, read from the FoveaTools resource bundle.
+    ///
+    /// - Throws: `.io` if the bundle (`Fovea_FoveaTools.resources` on Linux)
+    ///   was not installed beside the executable; a parse error, located at the file.
     public static func fovea() throws -> ConformanceManifest {
-        try ConformanceManifest(parsing: foveaManifestText)
+        let resources = PackageResources(target: "FoveaTools")
+        guard let url = resources.url(forResource: foveaResource) else {
+            throw FoveaError(.io, "Fovea's ONNX conformance manifest (\(foveaResource)) is missing: \(resources.missingBundleAdvice)")
+        }
+        let text = try FileContents.read(url.path, expected: "a conformance manifest")
+        return try FoveaError.at(.init(file: url.path)) { try ConformanceManifest(parsing: String(decoding: text, as: UTF8.self)) }
     }
 }
-
-import Foundation

@@ -1,12 +1,9 @@
 import Foundation
+import Fovea
 import FoveaONNX
 
 /// Runs ONNX backend node tests: `model.onnx` with `test_data_set_N/input_K.pb`
 /// and the expected `output_K.pb`, as packaged by Debian's `libonnx-testdata`.
-///
-/// A tool of `fovea conformance` and the tests, not part of the library's API:
-/// it needs `@_spi(FoveaTools) import Fovea`.
-@_spi(FoveaTools)
 public struct ConformanceRunner: Sendable {
     /// Where `apt-get install libonnx-testdata` puts the suite.
     public static let defaultDataDirectory = "/usr/share/libonnx-testdata/data"
@@ -138,7 +135,6 @@ public struct ConformanceRunner: Sendable {
     }
 }
 
-@_spi(FoveaTools)
 extension ConformanceRunner {
     /// ONNX operator types Fovea runs (the default domain): the loader's table.
     public static var supportedOperators: Set<String> { Set(ONNXOperatorSupport.opsets.keys) }

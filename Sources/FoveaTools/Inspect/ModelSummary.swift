@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 import FoveaCore
 import FoveaCoreML
 

@@ -1,3 +1,4 @@
+import Fovea
 import FoveaCore
 
 /// Runs one input through several backends, each forced in turn, and compares
