@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
-            exclude: ["tests", "tools", "README.md"],
+            exclude: ["tests", "README.md"],
             sources: ["src"],
             publicHeadersPath: "include"
         ),

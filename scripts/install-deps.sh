@@ -10,7 +10,7 @@ packages=(
   libzbar-dev         # barcode detection (zbar)
   libopenblas-dev     # the blas backend (OpenBLAS's cblas_sgemm)
   liblbfgs-dev        # FoveaTraining: libLBFGS, the optimizer of `fovea train`'s logistic-regression head
-  libomp-19-dev       # OpenMP for the CMake kernels under clang 21 (scripts/measure-conv-algorithms.sh; Debian's libomp-dev is LLVM 14: too old)
+  libomp-19-dev       # OpenMP for the CMake kernels under clang 21 (Benchmarks/scripts/measure-conv-algorithms.sh; Debian's libomp-dev is LLVM 14: too old)
   cmake ninja-build   # the standalone C kernel build and its ctest tests
   libonnx-testdata    # the ONNX backend conformance tests (/usr/share/libonnx-testdata)
 )

@@ -2,7 +2,7 @@
  * Measures every algorithm the kernels have for 3×3 stride-1 convolutions
  * (GEMM on im2col blocks, Winograd F(2), F(4), F(6)) on a grid of shapes, at
  * 1 and 2 threads, and prints the table FoveaKernels chooses from as Swift
- * source (scripts/measure-conv-algorithms.sh writes it to
+ * source (Benchmarks/scripts/measure-conv-algorithms.sh writes it to
  * Sources/FoveaKernels/ConvolutionAlgorithmTable+Measured.swift).
  *
  * Each time is the median of repeated runs after a warm-up; before each run

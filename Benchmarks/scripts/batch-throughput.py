@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Batch throughput, Fovea against onnxruntime, alternately in one session.
 
-    scripts/batch-throughput.py FOVEA_BIN MODEL.onnx [--batch 8] [--threads 1,2] [--rounds 3]
+    Benchmarks/scripts/batch-throughput.py FOVEA_BIN MODEL.onnx [--batch 8] [--threads 1,2] [--rounds 3]
 
 For each thread count and round, runs `fovea bench --batch B --json` (Fovea's own
 timer, median of its runs) and then onnxruntime on the same graph with its

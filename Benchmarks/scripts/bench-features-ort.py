@@ -4,7 +4,7 @@ preprocesses (shorter side to 224 with antialiased bilinear, centre crop,
 ImageNet mean/std), onnxruntime runs the base network cut at the feature layer,
 numpy averages it over space. Prints images per second.
 
-    scripts/bench-features-ort.py MODEL.onnx LAYER IMAGE_DIR THREADS
+    Benchmarks/scripts/bench-features-ort.py MODEL.onnx LAYER IMAGE_DIR THREADS
 
 Needs numpy, onnx, onnxruntime and Pillow (for example in .build-python).
 Compare with `fovea train IMAGE_DIR --base MODEL.onnx --feature-layer LAYER

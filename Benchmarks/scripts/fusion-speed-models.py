@@ -6,7 +6,7 @@
   net_gelu.onnx     ConvNeXt-style blocks at 112x112 (7x7 depthwise, 1x1 convs), erf GELU written out
   net_layernorm.onnx  transformer MLP blocks on 196 tokens of 384, LayerNorm and GELU written out (opset 13)
 
-usage: python3 scripts/fusion-speed-models.py OUT_DIR   (needs numpy and onnx; compare with onnxruntime through
+usage: python3 Benchmarks/scripts/fusion-speed-models.py OUT_DIR   (needs numpy and onnx; compare with onnxruntime through
        ../shared/tools/ratio_ort.py .build/release/fovea OUT_DIR/net_silu.onnx kernels,simd,blas 1)
 """
 import sys, numpy as np, onnx
