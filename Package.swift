@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         // Everything `Fovea` depends on builds with no unsafe flags, so a package
-        // can depend on it by version (`from:`); scripts/versioned-consumer.sh checks.
+        // can depend on it by version (`from:`); scripts/ci/versioned-consumer.sh checks.
         .library(name: "Fovea", targets: ["Fovea"]),
         // The AVX-512 / AVX2 builds of the SIMD backend's kernels (`-target-cpu`,
         // an unsafe flag: root, branch or revision dependencies only).
@@ -134,7 +134,7 @@ let package = Package(
         ),
 
         // Fuzzing: what one input goes through per parser (FuzzEntry), and the
-        // libFuzzer executable over it (scripts/fuzz.sh; README, "Limits").
+        // libFuzzer executable over it (scripts/ci/fuzz.sh; README, "Limits").
         .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML"]),
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing", "CLibFuzzer"]),
@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaTools", "FoveaCore", "FoveaImage"]),
         .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
         // Depends on Fovea alone: compiles only if `import Fovea` exposes the user-facing
-        // API and the plugin types (the other side: scripts/api-boundary.sh).
+        // API and the plugin types (the other side: scripts/ci/api-boundary.sh).
         .testTarget(name: "FoveaAPITests", dependencies: ["Fovea"]),
     ]
 )

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Fovea against Pillow + onnxruntime on the same photos, measured alternately.
 
-    scripts/compare-classify.py PHOTO_DIR [--photo red_panda.jpg] [--rounds 5]
+    Benchmarks/scripts/compare-classify.py PHOTO_DIR [--photo red_panda.jpg] [--rounds 5]
         [--fovea .build/release/fovea] [--also OTHER_FOVEA_BINARY] [--threads 1,2]
 
 For each thread count and each round, runs `fovea classify PHOTO_DIR` (each
-binary given) and scripts/pillow-onnxruntime-classify.py on the directory one
+binary given) and Benchmarks/scripts/pillow-onnxruntime-classify.py on the directory one
 after the other, reading the images/s of their summary lines; with --photo,
 also the single-photo latency (`fovea bench-photo`'s total, the script's
 --latency). Prints the medians and the ratios. Alternating puts the same load
@@ -22,14 +22,15 @@ import subprocess
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))  # the repository, two levels up from Benchmarks/scripts
 MODELS = os.path.join(ROOT, "..", "shared", "models")
 VENV_PYTHON = os.path.join(ROOT, ".build-python", "bin", "python")
-PILLOW_SCRIPT = os.path.join(ROOT, "scripts", "pillow-onnxruntime-classify.py")
+PILLOW_SCRIPT = os.path.join(HERE, "pillow-onnxruntime-classify.py")
 
 
 def ensure_venv():
-    """The venv scripts/arch-models.sh makes, with Pillow added."""
+    """The venv scripts/ci/arch-models.sh makes, with Pillow added."""
     if not os.path.exists(VENV_PYTHON):
         subprocess.run([sys.executable, "-m", "venv", os.path.dirname(os.path.dirname(VENV_PYTHON))], check=True)
     if subprocess.run([VENV_PYTHON, "-c", "import PIL, onnxruntime, numpy"], capture_output=True).returncode != 0:

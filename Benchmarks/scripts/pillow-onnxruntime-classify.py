@@ -6,12 +6,12 @@ centre-crop 224, normalize with ImageNet's mean and std, run, softmax, top-5.
 One image at a time, like `fovea classify`. Prints each image's top-1 (unless
 --quiet) and a summary line: images, seconds, images/s.
 
-    scripts/pillow-onnxruntime-classify.py --model squeezenet1.1.onnx \
+    Benchmarks/scripts/pillow-onnxruntime-classify.py --model squeezenet1.1.onnx \
         --labels labels1000.txt --threads 2 PHOTO_OR_DIR...
 
 --latency N classifies the first image N times and prints the median ms
 instead (single-photo latency: open file to top-5).
-Runs in the .build-python venv (scripts/compare-classify.sh makes it).
+Runs in the .build-python venv (Benchmarks/scripts/compare-classify.py makes it).
 """
 import argparse
 import os

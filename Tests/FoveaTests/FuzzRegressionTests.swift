@@ -9,7 +9,7 @@ import FoveaFuzzing
 /// input a fuzzer once crashed (`Tests/FuzzRegressions/TARGET/`), on valid seed
 /// files (which must be accepted, so the harness is known to reach past the
 /// parser), and on seeded truncations and byte flips of those seeds (which may be
-/// refused, but must not crash). The long runs are scripts/fuzz.sh.
+/// refused, but must not crash). The long runs are scripts/ci/fuzz.sh.
 final class FuzzRegressionTests: XCTestCase {
     static let regressions = TestData.packageRoot.appendingPathComponent("Tests/FuzzRegressions")
 

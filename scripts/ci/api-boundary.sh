@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks what `import Fovea` exposes (Sources/Fovea/Exports.swift), against the
-# debug build's modules (run `swift build` first; scripts/docs.sh calls this):
+# debug build's modules (run `swift build` first; scripts/ci/docs.sh calls this):
 #
 # 1. a user's file with only `import Fovea` type-checks while naming the
 #    user-facing API: Model, requests, handlers, observations, Tensor,
@@ -18,7 +18,7 @@
 #
 # Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 bin=$(swift build --show-bin-path 2>/dev/null)
 [ -f "$bin/Modules/Fovea.swiftmodule" ] || { echo "FAIL: no $bin/Modules/Fovea.swiftmodule (run swift build first)"; exit 1; }
 work=$(mktemp -d)

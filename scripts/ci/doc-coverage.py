@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lists the public declarations of Fovea's library modules that have no `///` comment.
 
-Usage: scripts/doc-coverage.py SYMBOL_GRAPH_DIR [MODULE ...]
+Usage: scripts/ci/doc-coverage.py SYMBOL_GRAPH_DIR [MODULE ...]
 
 Reads the symbol graphs `swift package dump-symbol-graph --minimum-access-level public`
 wrote (MODULE.symbols.json and MODULE@OTHER.symbols.json, the latter holding MODULE's
@@ -18,7 +18,7 @@ What counts as documented:
   skipped: they have no source to comment.
 
 Enum cases are public declarations like any other and need a comment too.
-scripts/docs.sh runs this over every library module, so CI fails on a gap.
+scripts/ci/docs.sh runs this over every library module, so CI fails on a gap.
 """
 import glob
 import json

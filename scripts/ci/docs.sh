@@ -7,10 +7,10 @@
 # `docc preview Sources/Fovea/Fovea.docc --additional-symbol-graph-dir .build-docs/symbols`.
 #
 # Then, from the same symbol graphs, fails on any public declaration of the
-# library modules without a `///` comment (scripts/doc-coverage.py lists them),
-# and checks what `import Fovea` exposes (scripts/api-boundary.sh).
+# library modules without a `///` comment (scripts/ci/doc-coverage.py lists them),
+# and checks what `import Fovea` exposes (scripts/ci/api-boundary.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=.build-docs
 rm -rf "$out"
 mkdir -p "$out/symbols"
@@ -23,6 +23,6 @@ docc convert Sources/Fovea/Fovea.docc --additional-symbol-graph-dir "$out/symbol
   --output-dir "$out/Fovea.doccarchive" --warnings-as-errors
 echo "ok: documentation built in $out/Fovea.doccarchive"
 status=0
-scripts/doc-coverage.py "$graphs" || status=1
-scripts/api-boundary.sh || status=1
+scripts/ci/doc-coverage.py "$graphs" || status=1
+scripts/ci/api-boundary.sh || status=1
 exit $status

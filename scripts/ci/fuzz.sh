@@ -2,7 +2,7 @@
 # Fuzzes every parser with libFuzzer under AddressSanitizer, for SECONDS each
 # (default 60): the ONNX loader (bytes -> graph -> plan), the Core ML loader,
 # image decoding with EXIF (JPEG, PNG, PPM), and tensor files (.npy, TensorProto).
-#   scripts/fuzz.sh [SECONDS] [TARGET...]      TARGET: onnx coreml image tensor
+#   scripts/ci/fuzz.sh [SECONDS] [TARGET...]      TARGET: onnx coreml image tensor
 # Targets run side by side, one per core (FOVEA_FUZZ_JOBS=N to change it).
 # Seeds come from ../shared/models and the ONNX conformance data; corpora grow in
 # .build-fuzz/corpus/TARGET. A crash, hang or out-of-memory input is written to
@@ -12,7 +12,7 @@
 # artifacts, as `ok: TARGET ...` or `FAIL: TARGET ...`; exits non-zero if any
 # target found one.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")

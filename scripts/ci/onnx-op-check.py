@@ -2,9 +2,9 @@
 """Small ONNX graphs, one per operator form and per exporter pattern (issue 19,
 parts 1 and 3), run in Fovea on every backend and in onnxruntime.
 
-    .build-python/bin/python scripts/onnx-op-check.py [--fovea .build/release/fovea] [--only substring]
+    .build-python/bin/python scripts/ci/onnx-op-check.py [--fovea .build/release/fovea] [--only substring]
 
-Uses the venv scripts/arch-models.sh makes (numpy, onnx, onnxruntime). Every
+Uses the venv scripts/ci/arch-models.sh makes (numpy, onnx, onnxruntime). Every
 case is built with onnx.helper, run by onnxruntime (the expected output) and by
 `fovea run --backend B --threads 1` for each backend B (nodes B cannot run go to
 the reference backend, as in any plan). A float output passes when

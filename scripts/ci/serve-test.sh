@@ -14,7 +14,7 @@
 # Python packages go into .build-serve-venv (tritonclient, selenium; kserve with --kserve).
 # Ends with one line: `N passed, M failed`.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export PATH="/opt/swift/usr/bin:$PATH"
 kserve=0
 browser=1
@@ -25,7 +25,7 @@ for argument in "$@"; do
     --kserve) kserve=1 ;;
     --no-browser) browser=0 ;;
     --debug) config=debug load_requests=320 ;;
-    *) echo "usage: scripts/serve-test.sh [--debug] [--kserve] [--no-browser]" >&2; exit 2 ;;
+    *) echo "usage: scripts/ci/serve-test.sh [--debug] [--kserve] [--no-browser]" >&2; exit 2 ;;
   esac
 done
 out=.build-serve-test
@@ -41,7 +41,7 @@ count() {  # adds the last `N passed, M failed` line of a log to the totals
 }
 
 # The page test's browser: Debian's Chromium and its driver, installed here rather
-# than by scripts/install-deps.sh, so that only this step pays for them.
+# than by scripts/ci/install-deps.sh, so that only this step pays for them.
 if [ "$browser" = 1 ] && ! command -v chromedriver > /dev/null; then
   echo "== apt: chromium chromium-driver"
   sudo=""

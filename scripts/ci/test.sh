@@ -5,10 +5,10 @@
 # `N passed, M failed`, and exits non-zero if anything failed.
 #
 # Steps to choose (README, "Tests", says what runs where and why):
-#   FOVEA_TEST_SERVER=0   skips fovea-serve's tests (scripts/serve-test.sh --debug)
+#   FOVEA_TEST_SERVER=0   skips fovea-serve's tests (scripts/ci/serve-test.sh --debug)
 #   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (default 60; 0 skips)
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
@@ -120,12 +120,12 @@ release_only_tests+="|GraphOptimizerModelTests.testSqueezeNetFusesEveryReluIntoI
 # published architectures (MobileNetV2, ResNet-50: every backend against the
 # reference and onnxruntime) and the release-only tests above, too slow for a
 # debug build; the architectures' models are
-# written first (scripts/arch-models.sh: numpy, onnx and onnxruntime from PyPI).
+# written first (scripts/ci/arch-models.sh: numpy, onnx and onnxruntime from PyPI).
 # Without the models ArchModelTests skip themselves: here that is a failure.
 release_tests() {
-  scripts/arch-models.sh 2>&1 | tail -3
+  scripts/ci/arch-models.sh 2>&1 | tail -3
   local models=$?
-  [ -f .build-arch-models/resnet50/ort_output.npy ] || { echo "error: scripts/arch-models.sh wrote no models"; models=1; }
+  [ -f .build-arch-models/resnet50/ort_output.npy ] || { echo "error: scripts/ci/arch-models.sh wrote no models"; models=1; }
   swift test -c release --filter "ArenaModelTests.testSteadyStateRunAllocatesOnlyItsOutputs|ArchModelTests|$release_only_tests"
   local tests=$?
   [ "$models" -eq 0 ] && [ "$tests" -eq 0 ]
@@ -137,14 +137,14 @@ release_tests() {
 training_checks() {
   .build-python/bin/python -c "import sklearn, coremltools" 2>/dev/null ||
     .build-python/bin/pip install -q --disable-pip-version-check scikit-learn==1.9.1 coremltools==9.0 || return 1
-  .build-python/bin/python scripts/training-check.py .build-training
+  .build-python/bin/python scripts/ci/training-check.py .build-training
 }
 
 # Small ONNX graphs of every operator form and exporter pattern (issue 19's list),
 # on every backend against onnxruntime, with the release `fovea` the release step built.
 operator_check() {
   [ -x .build/release/fovea ] || swift build -c release --product fovea > /dev/null 2>&1 || return 1
-  .build-python/bin/python scripts/onnx-op-check.py --fovea .build/release/fovea
+  .build-python/bin/python scripts/ci/onnx-op-check.py --fovea .build/release/fovea
 }
 
 # kernel_ctest BUILD_DIR [CMAKE_ARGS...]: the C kernels as a standalone CMake
@@ -170,7 +170,7 @@ step "swift test" swift_test_counts swift test --skip "$release_only_tests"
 
 # The library's documentation (DocC catalog + symbols) with warnings as errors,
 # from the debug build `swift test` just made.
-step "documentation" single_check_counts scripts/docs.sh
+step "documentation" single_check_counts scripts/ci/docs.sh
 
 # The concurrency tests again under ThreadSanitizer (a separate build, only those
 # classes). The Swift package's C kernels use no OpenMP (which TSan cannot see
@@ -187,29 +187,29 @@ step "ONNX operators vs onnxruntime" summary_line_counts operator_check
 
 step "C kernels" ctest_counts kernel_ctest build-cmake
 
-# The Swift suite under ASan/UBSan is scripts/sanitizers.sh, outside CI's time
+# The Swift suite under ASan/UBSan is scripts/manual/sanitizers.sh, outside CI's time
 # budget (README, "Tests").
 step "C kernels, ASan + UBSan" ctest_counts kernel_ctest_sanitized
 
 # Fovea as a versioned dependency (a package depending on it `from:` a tag) builds
 # and runs the README's Swift example, which must be the example's source, word for word.
-step "versioned dependency" ok_fail_counts scripts/versioned-consumer.sh
+step "versioned dependency" ok_fail_counts scripts/ci/versioned-consumer.sh
 
 # Every parser under libFuzzer + ASan, 60 seconds each (FOVEA_TEST_FUZZ=SECONDS;
 # 0 skips it), the targets side by side, one per core. Any crash, hang or
 # out-of-memory input fails the step; its input is in .build-fuzz/artifacts.
 fuzz_seconds=${FOVEA_TEST_FUZZ:-60}
 if [ "$fuzz_seconds" != 0 ]; then
-  step "fuzzing" ok_fail_counts scripts/fuzz.sh "$fuzz_seconds"
+  step "fuzzing" ok_fail_counts scripts/ci/fuzz.sh "$fuzz_seconds"
 fi
 
 # fovea-serve (the Server/ package, its own build): Swift tests, then tritonclient
 # over HTTP and gRPC, load, and the page in headless Chromium against a running
 # server on loopback. A debug build: its first build (Hummingbird, gRPC, two
 # BoringSSLs, Fovea again) takes half as long as a release one, which
-# `scripts/serve-test.sh` alone runs. FOVEA_TEST_SERVER=0 skips it.
+# `scripts/ci/serve-test.sh` alone runs. FOVEA_TEST_SERVER=0 skips it.
 if [ "${FOVEA_TEST_SERVER:-1}" != 0 ]; then
-  step "fovea-serve" summary_line_counts scripts/serve-test.sh --debug
+  step "fovea-serve" summary_line_counts scripts/ci/serve-test.sh --debug
 fi
 
 echo

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks what FoveaTrainingTests wrote into .build-training against the
-reference tools (run by scripts/test.sh after `swift test`, in .build-python):
+reference tools (run by scripts/ci/test.sh after `swift test`, in .build-python):
 
 1. solver.json: scikit-learn's LogisticRegression(solver="lbfgs", C=1/(n*l2))
    on the same standardized problem gives the same weights (1e-4) and loss (1e-6).

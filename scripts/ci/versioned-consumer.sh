@@ -10,7 +10,7 @@
 # next to the root build's (.build/release/fovea bench), at 1 and 2 threads.
 # Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 root=$PWD
 models=${FOVEA_SHARED_MODELS:-$root/../shared/models}
 out=$root/.build-versioned

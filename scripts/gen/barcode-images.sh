@@ -6,7 +6,7 @@
 # the pixel box of its dark modules in the upright image (x, y from the top left).
 # Python packages qrcode, python-barcode and Pillow go in .build-barcodes (a venv).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 venv=.build-barcodes
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"

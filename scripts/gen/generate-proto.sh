@@ -6,7 +6,7 @@
 #           -> open-inference-v2.pb.swift (messages) and open-inference-v2.grpc.swift
 #           (the gRPC service, by protoc-gen-grpc-swift-2)
 #
-# Usage: scripts/generate-proto.sh onnx|coreml|serve [SWIFT_PROTOBUF_DIR]
+# Usage: scripts/gen/generate-proto.sh onnx|coreml|serve [SWIFT_PROTOBUF_DIR]
 #
 # Needs protoc (Debian: protobuf-compiler) and protoc-gen-swift of the same
 # swift-protobuf version as the package dependency. The plugin is taken from,
@@ -23,12 +23,12 @@
 # into .build-protoc-plugins/.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 case "${1:-}" in
     onnx) proto_dir="$root/Sources/FoveaONNX/Proto"; proto="onnx-subset" ;;
     coreml) proto_dir="$root/Sources/FoveaCoreML/Proto"; proto="coreml-subset" ;;
     serve) proto_dir="$root/Server/Sources/FoveaServer/Proto"; proto="open-inference-v2" ;;
-    *) echo "usage: scripts/generate-proto.sh onnx|coreml|serve [SWIFT_PROTOBUF_DIR]" >&2; exit 2 ;;
+    *) echo "usage: scripts/gen/generate-proto.sh onnx|coreml|serve [SWIFT_PROTOBUF_DIR]" >&2; exit 2 ;;
 esac
 shift
 scratch="$root/.build-protoc-gen-swift"

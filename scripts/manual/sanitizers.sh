@@ -7,7 +7,7 @@
 # on any failure or sanitizer report. Swift has no UBSan on Linux (its own
 # arithmetic and bounds checks trap); UBSan instruments the C targets, through -Xcc.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 log=$(mktemp)
 # halt_on_error: a UBSan report stops the run instead of scrolling past.
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ASAN_OPTIONS=detect_leaks=0 \

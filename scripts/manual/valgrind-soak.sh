@@ -4,12 +4,12 @@
 # valgrind's error and leak summaries; exits non-zero on any memcheck error or
 # definite leak. "Possibly lost" blocks (pointed to only from inside, as
 # long-lived runtime caches often are) are printed, not failed.
-# Usage: scripts/valgrind-soak.sh [TOTAL (default 200)]
+# Usage: scripts/manual/valgrind-soak.sh [TOTAL (default 200)]
 #
 # valgrind 3.19 (Debian 12) cannot read the DWARF 5 that Swift's clang writes, so
 # it runs a stripped copy: reports then name functions by symbol, not by line.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 total=${1:-200}
 swift build -c release --product fovea-soak > /dev/null
 bin=$(swift build -c release --show-bin-path)

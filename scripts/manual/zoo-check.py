@@ -2,11 +2,11 @@
 """The zoo check (issue 19, part 5): torchvision's classifiers, exported to ONNX
 with seeded random weights, run in Fovea and in onnxruntime on the same input.
 
-    scripts/zoo-check.sh [--models resnet18,vit_b_16] [--opsets 13,17] [--doc docs/zoo.md]
+    scripts/manual/zoo-check.sh [--models resnet18,vit_b_16] [--opsets 13,17] [--doc docs/zoo.md]
 
-Needs torch, torchvision, onnx and onnxruntime: scripts/zoo-check.sh makes the
+Needs torch, torchvision, onnx and onnxruntime: scripts/manual/zoo-check.sh makes the
 venv (.build-torch) and calls this with it. Not run by CI (PyTorch is large);
-CI runs scripts/onnx-op-check.py instead.
+CI runs scripts/ci/onnx-op-check.py instead.
 
 For every model and opset it prints one row: whether Fovea loads the model (or
 the first line of its error), the max relative error of Fovea's output against
@@ -40,7 +40,7 @@ MODELS = [
     ("regnet_y_400mf", 224), ("convnext_tiny", 224), ("vit_b_16", 224), ("swin_t", 224),
 ]
 TOLERANCE = 1e-4  # the issue's bar: max relative error against onnxruntime
-TABLE_BEGIN = "<!-- zoo-table: written by scripts/zoo-check.py -->"
+TABLE_BEGIN = "<!-- zoo-table: written by scripts/manual/zoo-check.py -->"
 TABLE_END = "<!-- /zoo-table -->"
 
 
