@@ -23,6 +23,15 @@ final class ConformanceTests: XCTestCase {
         XCTAssertEqual(Set(candidates).subtracting(accounted).sorted(), [], "tests of supported ops missing from the manifest")
     }
 
+    func testManifestIsTheFoveaToolsResourceFile() throws {
+        let resources = PackageResources(target: "FoveaTools")
+        let url = try XCTUnwrap(resources.url(forResource: ConformanceManifest.foveaResource), "no Fovea_FoveaTools resource bundle")
+        XCTAssertFalse(url.path.contains("/Sources/"), "read from the built bundle, not the source tree: \(url.path)")
+        let manifest = try ConformanceManifest(parsing: try String(contentsOf: url, encoding: .utf8))
+        XCTAssertEqual(try ConformanceManifest.fovea(), manifest)
+        XCTAssertNil(PackageResources(target: "NoSuchTarget").bundle)
+    }
+
     func testRunnerReportsWrongAnswers() throws {
         let expected = try Tensor(shape: [3], floats: [1, 2, 3])
         XCTAssertNoThrow(try runner.compare(try Tensor(shape: [3], floats: [1, 2.001, 3]), expected, label: "close"))
