@@ -6,11 +6,11 @@
 #   docker run -p 8080:8080 -p 8081:8081 -v $PWD/../shared/models:/mnt/models:ro fovea-serve \
 #     --model squeezenet=/mnt/models/squeezenet1.1.onnx
 
-# Build: the official Swift image plus the same Debian packages as CI (scripts/install-deps.sh).
+# Build: the official Swift image plus the same Debian packages as CI (scripts/ci/install-deps.sh).
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
-COPY scripts/install-deps.sh scripts/
-RUN scripts/install-deps.sh
+COPY scripts/ci/install-deps.sh scripts/ci/
+RUN scripts/ci/install-deps.sh
 COPY . .
 RUN swift build -c release --package-path Server --product fovea-serve --static-swift-stdlib \
  && mkdir /out \

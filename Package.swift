@@ -8,9 +8,11 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         // Everything `Fovea` depends on builds with no unsafe flags, so a package
-        // can depend on it by version (`from:`); scripts/versioned-consumer.sh checks.
+        // can depend on it by version (`from:`); scripts/ci/versioned-consumer.sh checks.
         .library(name: "Fovea", targets: ["Fovea"]),
         .executable(name: "fovea", targets: ["fovea"]),
+        // The CLI's tooling (benchmarks, parity, conformance, inspect reports, .npy files); not part of `Fovea`.
+        .library(name: "FoveaTools", targets: ["FoveaTools"]),
         .library(name: "FoveaTraining", targets: ["FoveaTraining"]),
         // Dynamic batching for `fovea-serve` (Server/); no dependencies, not part of `Fovea`.
         .library(name: "FoveaBatching", targets: ["FoveaBatching"]),
@@ -70,7 +72,7 @@ let package = Package(
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
-            exclude: ["tests", "tools", "doc", "README.md"],
+            exclude: ["tests", "doc", "README.md"],
             sources: ["src"],
             publicHeadersPath: "include"
         ),
@@ -78,12 +80,22 @@ let package = Package(
         // The `kernels` backend over the C kernels.
         .target(name: "FoveaKernelsBackend", dependencies: ["FoveaCore", "CFoveaKernels"], path: "Sources/Backends/Kernels"),
 
-        // The public face: model loading, classification, conformance runner.
+        // The public face: model loading, classification, requests and handlers.
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
         .target(
             name: "Fovea",
-            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaKernelsBackend", "CFoveaKernels"],
+            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaKernelsBackend"],
             resources: [.copy("Resources/imagenet1k-labels.txt")]
+        ),
+
+        // ---- Tooling: what the CLI and the tests use, kept out of the `Fovea` library ----
+        // Latency and per-layer benchmarks, parity against the reference backend, the ONNX
+        // conformance runner, inspect's model summary, plan report and arena diagram, .npy files.
+        // Resources/: the conformance manifest (ConformanceManifest.fovea()).
+        .target(
+            name: "FoveaTools",
+            dependencies: ["Fovea", "FoveaCore", "FoveaONNX", "FoveaCoreML", "CFoveaKernels"],
+            resources: [.copy("Resources/onnx-conformance-manifest.txt")]
         ),
 
         // Create ML-style training (`fovea train`): features from a loaded classifier,
@@ -94,7 +106,7 @@ let package = Package(
 
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and
@@ -105,8 +117,8 @@ let package = Package(
         ),
 
         // Fuzzing: what one input goes through per parser (FuzzEntry), and the
-        // libFuzzer executable over it (scripts/fuzz.sh; README, "Limits").
-        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML"]),
+        // libFuzzer executable over it (scripts/ci/fuzz.sh; README, "Limits").
+        .target(name: "FoveaFuzzing", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML"]),
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "fovea-fuzz", dependencies: ["FoveaFuzzing", "CLibFuzzer"]),
 
@@ -128,12 +140,12 @@ let package = Package(
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLASBackend", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
-        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaKernelsBackend", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
+        .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaKernelsBackend", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
-        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaCore", "FoveaImage"]),
+        .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaTools", "FoveaCore", "FoveaImage"]),
         .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
         // Depends on Fovea alone: compiles only if `import Fovea` exposes the user-facing
-        // API and the plugin types (the other side: scripts/api-boundary.sh).
+        // API and the plugin types (the other side: scripts/ci/api-boundary.sh).
         .testTarget(name: "FoveaAPITests", dependencies: ["Fovea"]),
     ]
 )

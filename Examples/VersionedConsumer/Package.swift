@@ -2,7 +2,7 @@
 import PackageDescription
 
 // A package that depends on Fovea the way a user's package does: by a git URL
-// and a version, never by path or branch. scripts/versioned-consumer.sh points
+// and a version, never by path or branch. scripts/ci/versioned-consumer.sh points
 // FOVEA_URL at a clone of the commit under test, tagged with the version of
 // CHANGELOG.md; by hand, it defaults to this repository.
 let foveaURL = Context.environment["FOVEA_URL"] ?? "file://\(Context.packageDirectory)/../../.build-versioned/fovea"
@@ -15,9 +15,12 @@ let package = Package(
     ],
     targets: [
         // The README's "Using Fovea from Swift" example, word for word
-        // (scripts/versioned-consumer.sh checks that the two agree).
+        // (scripts/ci/versioned-consumer.sh checks that the two agree).
         .executableTarget(name: "ClassifyPhoto", dependencies: [.product(name: "Fovea", package: "fovea")]),
-        // SqueezeNet latency from this build, to compare with the root build's `fovea bench`.
-        .executableTarget(name: "BenchSqueezeNet", dependencies: [.product(name: "Fovea", package: "fovea")]),
+        // SqueezeNet latency from this build, to compare with the root build's `fovea bench`
+        // (LatencyBenchmark, in the FoveaTools product).
+        .executableTarget(name: "BenchSqueezeNet", dependencies: [
+            .product(name: "Fovea", package: "fovea"), .product(name: "FoveaTools", package: "fovea"),
+        ]),
     ]
 )

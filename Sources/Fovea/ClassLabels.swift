@@ -111,8 +111,8 @@ extension ClassLabels {
     static let imageNet1kResource = "imagenet1k-labels.txt"
 
     private static let imageNet1kLoaded: Result<ClassLabels, FoveaError> = {
-        guard let url = PackageResources.url(forResource: imageNet1kResource) else {
-            return .failure(FoveaError(.io, "the built-in ImageNet labels (\(imageNet1kResource)) are missing: \(PackageResources.missingBundleAdvice)"))
+        guard let url = PackageResources.fovea.url(forResource: imageNet1kResource) else {
+            return .failure(FoveaError(.io, "the built-in ImageNet labels (\(imageNet1kResource)) are missing: \(PackageResources.fovea.missingBundleAdvice)"))
         }
         do {
             let labels = try ClassLabels(contentsOf: url.path)

@@ -6,7 +6,7 @@
 // as the CLI, the tests and the training module do. Members of re-exported
 // types that mention such a type (`Model.graph`, `Model.plan()`) still work
 // through member access; naming the type needs the import.
-// scripts/api-boundary.sh checks both sides of this line.
+// scripts/ci/api-boundary.sh checks both sides of this line.
 
 // Tensors, errors and the configuration types a `ModelConfiguration` and a
 // `ModelDescription` are made of.

@@ -1,14 +1,23 @@
 import Foundation
 
-/// Files shipped in the `Fovea` target's resource bundle (`Resources/`).
+/// Files shipped in a target's resource bundle (its `Resources/` folder): the
+/// `Fovea` target's ImageNet labels, the `FoveaTools` target's conformance manifest.
 ///
 /// SwiftPM's generated `Bundle.module` stops the process with `fatalError`
 /// when the bundle is not beside the executable (a binary copied elsewhere).
 /// This looks in the same places, and a few more, and lets callers throw instead.
-enum PackageResources {
-    /// The bundle SwiftPM builds for the `Fovea` target of the `Fovea` package:
-    /// a plain folder on Linux, a bundle on Darwin.
-    static let bundleNames = ["Fovea_Fovea.resources", "Fovea_Fovea.bundle"]
+package struct PackageResources: Sendable {
+    /// The bundle names SwiftPM gives the target's resources in the `Fovea`
+    /// package: a plain folder on Linux, a bundle on Darwin.
+    package let bundleNames: [String]
+
+    /// The resources of `target` of the `Fovea` package.
+    package init(target: String) {
+        bundleNames = ["Fovea_\(target).resources", "Fovea_\(target).bundle"]
+    }
+
+    /// The `Fovea` target's resources.
+    package static let fovea = PackageResources(target: "Fovea")
 
     /// Where bundles are looked for: the main bundle's folder (an executable's
     /// folder on Linux, where SwiftPM puts the bundle), the executable's real
@@ -23,24 +32,25 @@ enum PackageResources {
         return directories.filter { seen.insert($0.standardizedFileURL.path).inserted }
     }
 
-    /// The bundle holding Fovea's resources, or `nil` if it is not installed.
-    static let bundle: Bundle? = {
-        for directory in searchDirectories {
+    /// The bundle holding the target's resources, or `nil` if it is not installed.
+    /// Looked up on each call: callers read a resource once and keep it.
+    package var bundle: Bundle? {
+        for directory in Self.searchDirectories {
             for name in bundleNames {
                 let url = directory.appendingPathComponent(name)
                 if FileManager.default.fileExists(atPath: url.path), let bundle = Bundle(url: url) { return bundle }
             }
         }
         return nil
-    }()
+    }
 
     /// The resource file `name` (with its extension), or `nil` if it is missing.
-    static func url(forResource name: String) -> URL? {
+    package func url(forResource name: String) -> URL? {
         bundle?.url(forResource: name, withExtension: nil)
     }
 
     /// What to do when the bundle is missing, for error messages.
-    static var missingBundleAdvice: String {
+    package var missingBundleAdvice: String {
         "install Fovea's resource folder \(bundleNames[0]) (\(bundleNames[1]) on macOS) from the build folder next to the executable (\(Bundle.main.bundleURL.path))"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaTools
 import FoveaCore
 import FoveaCoreML
 import FoveaImage

@@ -3,7 +3,7 @@ import Foundation
 import FoveaFuzzing
 
 // One libFuzzer executable for every parser: FOVEA_FUZZ_TARGET (onnx, coreml,
-// image, tensor) says which FuzzEntry each input goes through. scripts/fuzz.sh
+// image, tensor) says which FuzzEntry each input goes through. scripts/ci/fuzz.sh
 // builds it with -sanitize=fuzzer,address -DFOVEA_FUZZ; an ordinary build replays
 // the files named on its command line, to debug a crash input.
 

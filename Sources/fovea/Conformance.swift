@@ -1,5 +1,6 @@
 import ArgumentParser
-@_spi(FoveaTools) import Fovea
+import Fovea
+import FoveaTools
 import Foundation
 
 struct Conformance: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fovea
+import FoveaTools
 import FoveaCore
 import FoveaONNX
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fovea
+import FoveaTools
 import Foundation
 import FoveaCore
 

@@ -2,8 +2,8 @@
 // else of the package: it compiles only if `import Fovea` exposes the
 // user-facing API and what a backend plugin needs (Sources/Fovea/Exports.swift).
 // That `import Fovea` does *not* expose the internals (Graph, ExecutionPlan,
-// passes, ...) is checked by scripts/api-boundary.sh, which needs a compile
-// that fails.
+// passes, ...) nor the CLI's tooling (FoveaTools: LatencyBenchmark, ParityCheck,
+// ...) is checked by scripts/ci/api-boundary.sh, which needs a compile that fails.
 import Fovea
 import XCTest
 

@@ -4,7 +4,7 @@ import XCTest
 
 /// The batcher's contract: every caller gets its own result, batches respect
 /// their limits and compatibility, errors reach every caller of a batch,
-/// shutdown drains the queue. Runs under ThreadSanitizer in scripts/test.sh.
+/// shutdown drains the queue. Runs under ThreadSanitizer in scripts/ci/test.sh.
 final class DynamicBatcherTests: XCTestCase {
     /// Records batch sizes from the worker thread.
     private final class Sizes: @unchecked Sendable {

@@ -3,15 +3,16 @@ import XCTest
 import FoveaCore
 import FoveaTestSupport
 @testable import Fovea
+@testable import FoveaTools
 
 /// MobileNetV2 (BatchNormalization folded, and explicit: folded by Fovea, and
 /// kept as nodes) and ResNet-50 as published, with seeded random weights,
-/// written by `scripts/arch-models.sh`: every backend against the reference
+/// written by `scripts/ci/arch-models.sh`: every backend against the reference
 /// node by node (`ParityCheck`, each step within its written tolerance), and
 /// the default backends' output against onnxruntime's on the same input.
 ///
 /// Release builds only: the reference backend and the C kernels compiled at
-/// -O0 take minutes on ResNet-50's 4 GMACs. `scripts/test.sh` writes the
+/// -O0 take minutes on ResNet-50's 4 GMACs. `scripts/ci/test.sh` writes the
 /// models and runs this class in its release step; elsewhere it is skipped
 /// when the models are absent, with the command that writes them.
 final class ArchModelTests: XCTestCase {
@@ -27,7 +28,7 @@ final class ArchModelTests: XCTestCase {
         #else
         let folder = "\(Self.directory)/\(name)"
         guard FileManager.default.fileExists(atPath: "\(folder)/ort_output.npy") else {
-            throw XCTSkip("\(folder) is missing: run scripts/arch-models.sh")
+            throw XCTSkip("\(folder) is missing: run scripts/ci/arch-models.sh")
         }
         return ("\(folder)/\(name).onnx", try NumpyFile.read(contentsOf: "\(folder)/input.npy"),
                 try NumpyFile.read(contentsOf: "\(folder)/ort_output.npy"))

@@ -2,7 +2,8 @@ import FoveaCore
 import XCTest
 import CMallocCounter
 import FoveaTestSupport
-@_spi(FoveaTools) @testable import Fovea
+@testable import Fovea
+@testable import FoveaTools
 
 /// The memory planner on real models: no overlap, close to the lower bound,
 /// the same bits with and without reuse on every backend, and no allocation
@@ -107,7 +108,7 @@ final class ArenaModelTests: XCTestCase {
         try XCTSkipUnless(fovea_malloc_counter_available() != 0, "no malloc counter under a sanitizer")
         #if DEBUG
         // Unoptimized standard-library code allocates (closure contexts,
-        // iterators); scripts/test.sh runs this test again in a release build.
+        // iterators); scripts/ci/test.sh runs this test again in a release build.
         try XCTSkipIf(true, "counts allocations in release builds only")
         #endif
         let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(backends: ["simd"], threads: 1))

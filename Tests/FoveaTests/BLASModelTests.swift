@@ -2,6 +2,7 @@ import FoveaCore
 import XCTest
 import FoveaTestSupport
 @testable import Fovea
+@testable import FoveaTools
 
 /// The blas backend on whole models (the nodes it does not claim fall through
 /// to the next backend) and on the arena's hazard graphs in a mixed plan.

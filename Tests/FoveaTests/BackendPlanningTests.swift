@@ -1,6 +1,7 @@
 import FoveaCore
 import XCTest
 @testable import Fovea
+@testable import FoveaTools
 
 /// The planner assigns nodes by preference, falls back to the reference
 /// backend and says so; a plan runs concurrently and at any thread count.

@@ -23,13 +23,13 @@ final class ClassLabelsTests: XCTestCase {
         let module = Bundle.module
         let moduleFile = try XCTUnwrap(module.url(forResource: ClassLabels.imageNet1kResource, withExtension: nil),
                                        "Bundle.module has no \(ClassLabels.imageNet1kResource)")
-        let bundle = try XCTUnwrap(PackageResources.bundle, "Fovea's own lookup found no resource bundle")
+        let bundle = try XCTUnwrap(PackageResources.fovea.bundle, "Fovea's own lookup found no resource bundle")
         XCTAssertEqual(bundle.bundleURL.standardizedFileURL.resolvingSymlinksInPath(),
                        module.bundleURL.standardizedFileURL.resolvingSymlinksInPath())
-        let found = try XCTUnwrap(PackageResources.url(forResource: ClassLabels.imageNet1kResource))
+        let found = try XCTUnwrap(PackageResources.fovea.url(forResource: ClassLabels.imageNet1kResource))
         XCTAssertEqual(found.standardizedFileURL.resolvingSymlinksInPath(), moduleFile.standardizedFileURL.resolvingSymlinksInPath())
         XCTAssertFalse(found.path.contains("/Sources/"), "read from the built bundle, not the source tree: \(found.path)")
-        XCTAssertNil(PackageResources.url(forResource: "no-such-resource.txt"))
+        XCTAssertNil(PackageResources.fovea.url(forResource: "no-such-resource.txt"))
     }
 
     func testImagenetNamesTheBuiltInListAndAnythingElseIsAFile() throws {

@@ -2,7 +2,7 @@ import XCTest
 @testable import Fovea
 
 /// Requests performed from many tasks at once give exactly the sequential
-/// results. Also run under ThreadSanitizer by scripts/test.sh.
+/// results. Also run under ThreadSanitizer by scripts/ci/test.sh.
 final class ClassificationConcurrencyTests: XCTestCase {
     func test500RequestsFrom16TasksMatchSequentialResults() async throws {
         let model = try TestImages.tinyModel(labels: ["a", "b", "c", "d", "e", "f"])

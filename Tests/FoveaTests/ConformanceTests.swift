@@ -1,5 +1,6 @@
 import XCTest
-@_spi(FoveaTools) @testable import Fovea
+@testable import Fovea
+@testable import FoveaTools
 
 /// The ONNX backend node tests of the conformance manifest (needs `apt-get install libonnx-testdata`).
 final class ConformanceTests: XCTestCase {
@@ -20,6 +21,15 @@ final class ConformanceTests: XCTestCase {
         let candidates = try runner.testsOfSupportedOperators()
         XCTAssertGreaterThan(candidates.count, 200)
         XCTAssertEqual(Set(candidates).subtracting(accounted).sorted(), [], "tests of supported ops missing from the manifest")
+    }
+
+    func testManifestIsTheFoveaToolsResourceFile() throws {
+        let resources = PackageResources(target: "FoveaTools")
+        let url = try XCTUnwrap(resources.url(forResource: ConformanceManifest.foveaResource), "no Fovea_FoveaTools resource bundle")
+        XCTAssertFalse(url.path.contains("/Sources/"), "read from the built bundle, not the source tree: \(url.path)")
+        let manifest = try ConformanceManifest(parsing: try String(contentsOf: url, encoding: .utf8))
+        XCTAssertEqual(try ConformanceManifest.fovea(), manifest)
+        XCTAssertNil(PackageResources(target: "NoSuchTarget").bundle)
     }
 
     func testRunnerReportsWrongAnswers() throws {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Fovea
+@testable import FoveaTools
 
 /// Issue 5 end to end: Core ML classifiers need no flags.
 final class CoreMLCommandTests: XCTestCase {

@@ -2,13 +2,14 @@ import Foundation
 import FoveaCore
 import XCTest
 import Fovea
+import FoveaTools
 import FoveaFuzzing
 
 /// The fuzz targets' entry points (FuzzEntry), run in every test run: on every
 /// input a fuzzer once crashed (`Tests/FuzzRegressions/TARGET/`), on valid seed
 /// files (which must be accepted, so the harness is known to reach past the
 /// parser), and on seeded truncations and byte flips of those seeds (which may be
-/// refused, but must not crash). The long runs are scripts/fuzz.sh.
+/// refused, but must not crash). The long runs are scripts/ci/fuzz.sh.
 final class FuzzRegressionTests: XCTestCase {
     static let regressions = TestData.packageRoot.appendingPathComponent("Tests/FuzzRegressions")
 

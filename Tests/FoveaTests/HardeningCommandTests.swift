@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import Fovea
+@testable import FoveaTools
 @testable import FoveaONNX
 
 /// Issue 11 through the `fovea` tool: memory and image limits, special files,

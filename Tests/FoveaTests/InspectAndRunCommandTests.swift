@@ -1,5 +1,6 @@
 import XCTest
-@_spi(FoveaTools) @testable import Fovea
+@testable import Fovea
+@testable import FoveaTools
 
 final class InspectAndRunCommandTests: XCTestCase {
     func testSummaryOfSqueezeNet11() throws {

@@ -2,6 +2,7 @@ import FoveaCore
 import XCTest
 import FoveaTestSupport
 @testable import Fovea
+@testable import FoveaTools
 
 /// The kernels backend on whole models against the reference (each node
 /// within the loosest step tolerance upstream of it: a node after a Winograd

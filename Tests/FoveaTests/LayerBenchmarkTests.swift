@@ -5,6 +5,7 @@ import FoundationXML
 import FoveaCore
 import XCTest
 @testable import Fovea
+@testable import FoveaTools
 
 /// `LayerBenchmark` (distinct layers, one backend at a time), its SVG chart,
 /// the FMA peak probe, and `fovea bench --layers`. No test asserts a duration.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import Fovea
+@testable import FoveaTools
 
 final class NumpyFileTests: XCTestCase {
     func testRoundTripsEveryDataType() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import Fovea
+import FoveaTools
 import FoveaTraining
 
 /// Trains on the generated data set (4 classes of the shared photos, 12
@@ -46,7 +47,7 @@ final class ImageClassifierTests: XCTestCase {
         XCTAssertEqual(model.modelDescription.classifierOutputNames?.probabilities, "classLabelProbs")
     }
 
-    /// Writes the model into .build-training (where scripts/training-check.py
+    /// Writes the model into .build-training (where scripts/ci/training-check.py
     /// runs onnxruntime and coremltools on it), reloads it in Fovea and
     /// classifies the held-out images: the same probabilities as the trainer's.
     private func checkExport(_ format: String) throws {
@@ -65,7 +66,7 @@ final class ImageClassifierTests: XCTestCase {
             let expected = classifier.probabilities(forFeatures: try XCTUnwrap(vector))
             let input = try request.inputTensor(for: try ImageRequestHandler(contentsOf: example.path).image)
             let scores = try XCTUnwrap(try model.predict([model.graph.inputs[0].name: input])[try XCTUnwrap(model.modelDescription.scoresOutputName)]?.floats)
-            // The model's input and Fovea's output, for onnxruntime (scripts/training-check.py).
+            // The model's input and Fovea's output, for onnxruntime (scripts/ci/training-check.py).
             inputs += try XCTUnwrap(input.floats)
             probabilities += scores
             let observations = request.observations(forScores: scores)

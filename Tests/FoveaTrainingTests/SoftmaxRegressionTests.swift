@@ -6,7 +6,7 @@ import FoveaTraining
 
 /// The head on small fixed problems: the gradient against finite differences,
 /// the optimum's first-order condition, and a problem written out for
-/// scripts/training-check.py, which fits scikit-learn's
+/// scripts/ci/training-check.py, which fits scikit-learn's
 /// `LogisticRegression(solver="lbfgs", C=1/(n·λ))` on it and compares.
 final class SoftmaxRegressionTests: XCTestCase {
     /// 60 points in 4 dimensions, 3 overlapping classes (seeded).

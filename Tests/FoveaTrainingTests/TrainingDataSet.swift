@@ -16,7 +16,7 @@ enum TrainingDataSet {
     static let photoFiles = ["chelsea_cat": "chelsea_cat.png", "coffee": "coffee.png", "red_panda": "red_panda.jpg", "rocket": "rocket.jpg"]
 
     /// `.build-training/` in the package root: the data set and what the Python
-    /// checks (scripts/training-check.py) read.
+    /// checks (scripts/ci/training-check.py) read.
     static let workDirectory = packageRoot.appendingPathComponent(".build-training").path
 
     /// Writes `count` images per class into `directory/<class>/`, alternating PNG and JPEG.

@@ -1,7 +1,7 @@
 """The Open Inference Protocol against a running fovea-serve, with the
 protocol's own Python clients (tritonclient HTTP and gRPC; the kserve SDK's
 in test_kserve_clients.py: both register the protocol's .proto, so they cannot
-share a process). Run by scripts/serve-test.sh:
+share a process). Run by scripts/ci/serve-test.sh:
 
     python test_clients.py FOVEA_SERVE FOVEA
 

@@ -1,7 +1,7 @@
 """The kserve SDK's v2 clients (REST, JSON and binary; gRPC) against a running
 fovea-serve: tensor results equal `fovea run`'s bit for bit. A process of its
 own: kserve and tritonclient both register the protocol's .proto in protobuf's
-default pool. Run by `scripts/serve-test.sh --kserve`:
+default pool. Run by `scripts/ci/serve-test.sh --kserve`:
 
     python test_kserve_clients.py FOVEA_SERVE FOVEA
 """

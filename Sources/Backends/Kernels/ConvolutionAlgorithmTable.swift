@@ -3,7 +3,7 @@ import FoveaCore
 
 /// The fastest algorithm for a 3×3 stride-1 convolution, from times measured
 /// on a grid of shapes (``measured``, written by
-/// `scripts/measure-conv-algorithms.sh`; the machine is named in that file).
+/// `Benchmarks/scripts/measure-conv-algorithms.sh`; the machine is named in that file).
 ///
 /// A shape between grid points takes the choice of the nearest measured one,
 /// in log scale (channels, output channels and output size each count as much).

@@ -17,7 +17,7 @@
 /// unknown fields: a layer type that is not listed here decodes with no `layer`
 /// case, and the loader names it from its field number.
 ///
-/// Regenerate the Swift with scripts/generate-proto.sh coreml (see README.md).
+/// Regenerate the Swift with scripts/gen/generate-proto.sh coreml (see README.md).
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -14,7 +14,7 @@
 // Field numbers, types and enum values are exactly those of the official
 // onnx/onnx.proto (checked against onnx 1.23.2, IR version 14), so any ONNX file
 // decodes with these messages; the fields left out here are skipped while
-// decoding. Regenerate the Swift with scripts/generate-proto.sh onnx (see
+// decoding. Regenerate the Swift with scripts/gen/generate-proto.sh onnx (see
 // README.md in this folder).
 //
 // ONNX is licensed under the Apache License 2.0 (Copyright (c) ONNX Project

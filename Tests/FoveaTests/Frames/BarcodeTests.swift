@@ -1,7 +1,7 @@
 import XCTest
 @testable import Fovea
 
-/// Barcodes on the images scripts/barcode-images.sh made (Tests/FoveaTests/Frames/Barcodes).
+/// Barcodes on the images scripts/gen/barcode-images.sh made (Tests/FoveaTests/Frames/Barcodes).
 final class BarcodeTests: XCTestCase {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Barcodes")
 

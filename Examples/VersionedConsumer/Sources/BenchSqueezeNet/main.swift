@@ -1,5 +1,6 @@
 import Foundation
 import Fovea
+import FoveaTools
 
 // Median latency of one model at a thread count, measured the way `fovea bench`
 // measures it (LatencyBenchmark), but from a build that depends on Fovea by version.

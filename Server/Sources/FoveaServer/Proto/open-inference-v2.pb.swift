@@ -16,7 +16,7 @@
 // exactly those of KServe's docs/predict-api/v2/grpc_predict_v2.proto (Apache
 // License 2.0, Copyright 2020 kubeflow.org), so every existing client
 // (tritonclient, the kserve SDK) talks to it unchanged. Regenerate the Swift
-// with scripts/generate-proto.sh serve (see README.md in this folder).
+// with scripts/gen/generate-proto.sh serve (see README.md in this folder).
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Checks what `import Fovea` exposes (Sources/Fovea/Exports.swift), against the
+# debug build's modules (run `swift build` first; scripts/ci/docs.sh calls this):
+#
+# 1. a user's file with only `import Fovea` type-checks while naming the
+#    user-facing API: Model, requests, handlers, observations, Tensor,
+#    FoveaError, PixelBuffer, ImageOrientation, configuration, BackendRegistry,
+#    and the Backend protocol with the types its requirements mention;
+# 2. the same file fails to type-check on each internal type it names
+#    (Graph, ExecutionPlan, passes, the memory planner, ...) and on each
+#    tooling type of FoveaTools (benchmarks, parity, conformance, inspect
+#    reports, .npy files), one "cannot find type" error per name;
+# 3. with `import FoveaCore`, `import FoveaImage` and `import FoveaTools`,
+#    they are found (so 2 failed for the right reason, not because the
+#    modules could not be loaded);
+# 4. the `Fovea` product's targets, followed through their dependencies in
+#    the manifest, do not include FoveaTools (the library does not build it).
+#
+# Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+bin=$(swift build --show-bin-path 2>/dev/null)
+[ -f "$bin/Modules/Fovea.swiftmodule" ] || { echo "FAIL: no $bin/Modules/Fovea.swiftmodule (run swift build first)"; exit 1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The C modules the Swift modules import: system libraries' and C targets' module maps.
+flags=(-I "$bin/Modules")
+for map in "$PWD"/Sources/C*/module.modulemap "$bin"/*.build/module.modulemap \
+           "$PWD"/.build/checkouts/*/Sources/*/include/module.modulemap; do
+  [ -f "$map" ] || continue
+  flags+=(-Xcc "-fmodule-map-file=$map" -I "$(dirname "$map")")
+done
+flags+=(-I Kernels/include)
+for pc in libturbojpeg libpng fftw3f zbar openblas; do
+  for f in $(pkg-config --cflags-only-I "$pc" 2>/dev/null); do flags+=(-Xcc "$f"); done
+done
+typecheck() { swiftc -typecheck -module-cache-path "$bin/ModuleCache" "${flags[@]}" "$@"; }
+failed=0
+
+cat > "$work/public.swift" <<'EOF'
+import Fovea
+
+// The user-facing API, by name.
+func userFacing() throws {
+    let model: Model? = nil
+    let configuration = ModelConfiguration(threads: 1)
+    let request: ClassificationRequest? = nil
+    let handler: ImageRequestHandler? = nil
+    let observations: [ClassificationObservation] = []
+    let labels: ClassLabels? = nil
+    let crop: ImageCropAndScaleOption = .centerCrop
+    let tensor = Tensor(shape: [1, 3], repeating: 0)
+    let type: DataType = tensor.dataType
+    let error = FoveaError(.invalidArgument, "example")
+    let pixels: PixelBuffer? = nil
+    let orientation: ImageOrientation = .up
+    let image: RGBImage? = nil
+    let limits = ImageDecodingLimits.default
+    let memory: MemoryLimit = .unlimited
+    let optimizations = OptimizationOptions()
+    let registry: BackendRegistry = .standard
+    let backend: BackendName = .simd
+    _ = (model, configuration, request, handler, observations, labels, crop, type, error, pixels,
+         orientation, image, limits, memory, optimizations, registry, backend)
+}
+
+// A plugin backend: everything Backend's requirements mention.
+struct DoublingBackend: Backend {
+    let name = "doubling"
+    func supports(_ node: NodeContext) -> Bool {
+        if case .relu = node.op { return node.inputType(0)?.dataType == .float32 }
+        return false
+    }
+    func prepare(_ node: NodeContext) throws -> any PreparedStep { Step() }
+    struct Step: PreparedStep {
+        var algorithm: String { "doubling" }
+        func run(_ buffers: StepBuffers, context: RunContext) throws {
+            let input: TensorView = try buffers.input(0, "Relu")
+            let output: TensorView = buffers.outputs[0]
+            for i in 0..<input.count { output.floats[i] = max(0, input.floats[i]) }
+        }
+    }
+}
+EOF
+if typecheck "$work/public.swift" > "$work/public.txt" 2>&1; then
+  echo "ok: \`import Fovea\` alone names the user-facing API and the Backend plugin types"
+else
+  echo "FAIL: \`import Fovea\` alone does not type-check the user-facing API:"; head -30 "$work/public.txt"
+  failed=1
+fi
+
+internal=(Graph ExecutionPlan GraphOptimizer GraphPass FoldBatchNormalization FuseConvActivation
+          MemoryPlanner MemoryPlan ArenaPlanner ReferenceBackend ConvAttributes SpatialGeometry
+          SeededGenerator SafeText FileContents ImageEncoder EncodedImage EXIFOrientation)
+# The tooling the CLI uses, in FoveaTools (Sources/FoveaTools): not part of `Fovea`.
+tools=(LatencyBenchmark LayerBenchmark LayerBenchmarkChart FMAPeak CPUDescription MemoryBandwidth
+       ParityCheck ConformanceRunner ConformanceManifest ModelSummary PlanReport ArenaDiagram NumpyFile)
+{
+  echo "import Fovea"
+  for t in "${internal[@]}" "${tools[@]}"; do echo "let _: $t.Type? = nil"; done
+} > "$work/internal.swift"
+typecheck "$work/internal.swift" > "$work/internal.txt" 2>&1
+leaked=()
+for t in "${internal[@]}" "${tools[@]}"; do
+  grep -q "cannot find type '$t' in scope" "$work/internal.txt" || leaked+=("$t")
+done
+if [ ${#leaked[@]} -eq 0 ]; then
+  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...) nor ${#tools[@]} tooling types (${tools[*]:0:4} ...)"
+else
+  echo "FAIL: \`import Fovea\` exposes internal or tooling types: ${leaked[*]}"; head -20 "$work/internal.txt"
+  failed=1
+fi
+
+{ echo "import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; echo "import FoveaTools"; tail -n +2 "$work/internal.swift"; } > "$work/explicit.swift"
+if typecheck "$work/explicit.swift" > "$work/explicit.txt" 2>&1; then
+  echo "ok: with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\` they are found"
+else
+  echo "FAIL: the internal and tooling types are not found even with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\`:"
+  head -20 "$work/explicit.txt"
+  failed=1
+fi
+
+# 4. What the `Fovea` product builds, from the manifest: FoveaTools must not be among it.
+if swift package dump-package > "$work/manifest.json" 2> "$work/manifest.err"; then
+  closure=$(python3 - "$work/manifest.json" <<'PY'
+import json, sys
+manifest = json.load(open(sys.argv[1]))
+targets = {t["name"]: t for t in manifest["targets"]}
+todo = list(next(p for p in manifest["products"] if p["name"] == "Fovea")["targets"])
+seen = set()
+while todo:
+    name = todo.pop()
+    if name in seen or name not in targets:  # other packages' products
+        continue
+    seen.add(name)
+    for dependency in targets[name].get("dependencies", []):
+        for kind in ("byName", "target"):
+            if kind in dependency:
+                todo.append(dependency[kind][0])
+print(" ".join(sorted(seen)))
+PY
+)
+  if [ -z "$closure" ]; then
+    echo "FAIL: could not list the Fovea product's targets"
+    failed=1
+  elif [[ " $closure " == *" FoveaTools "* ]]; then
+    echo "FAIL: the Fovea product depends on FoveaTools (its targets: $closure)"
+    failed=1
+  else
+    echo "ok: the Fovea product's $(wc -w <<< "$closure") targets do not include FoveaTools"
+  fi
+else
+  echo "FAIL: swift package dump-package failed:"; tail -5 "$work/manifest.err"
+  failed=1
+fi
+exit $failed

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the Fovea library's documentation (Sources/Fovea/Fovea.docc plus the
+# symbol graph of the Fovea module) into .build-docs/Fovea.doccarchive with the
+# toolchain's docc, warnings treated as errors (a broken symbol link or article
+# reference fails). Uses the debug build's modules, so after `swift build` or
+# `swift test` it only extracts symbols. Open the archive with
+# `docc preview Sources/Fovea/Fovea.docc --additional-symbol-graph-dir .build-docs/symbols`.
+#
+# Then, from the same symbol graphs, fails on any public declaration of the
+# library modules without a `///` comment (scripts/ci/doc-coverage.py lists them),
+# and checks what `import Fovea` exposes (scripts/ci/api-boundary.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=.build-docs
+rm -rf "$out"
+mkdir -p "$out/symbols"
+swift package dump-symbol-graph --minimum-access-level public > "$out/dump.txt" 2>&1 || { tail -20 "$out/dump.txt"; exit 1; }
+graphs=$(sed -n 's/.*Files written to \(.*\)$/\1/p' "$out/dump.txt" | tail -1)
+[ -n "$graphs" ] || graphs=$(swift build --show-bin-path)/../symbolgraph
+cp "$graphs"/Fovea.symbols.json "$graphs"/Fovea@*.symbols.json "$out/symbols/" 2>/dev/null || cp "$graphs"/Fovea.symbols.json "$out/symbols/"
+docc convert Sources/Fovea/Fovea.docc --additional-symbol-graph-dir "$out/symbols" \
+  --fallback-display-name Fovea --fallback-bundle-identifier org.fovea.Fovea \
+  --output-dir "$out/Fovea.doccarchive" --warnings-as-errors
+echo "ok: documentation built in $out/Fovea.doccarchive"
+status=0
+scripts/ci/doc-coverage.py "$graphs" || status=1
+scripts/ci/api-boundary.sh || status=1
+exit $status
