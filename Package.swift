@@ -84,7 +84,8 @@ let package = Package(
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
-            exclude: ["tests", "tools", "README.md"],
+            // The standalone library's own pools: the Swift executor passes its WorkerPool instead.
+            exclude: ["tests", "tools", "README.md", "src/runtime/thread-pool.c", "src/runtime/default-threadpool.c"],
             sources: ["src"],
             publicHeadersPath: "include"
         ),

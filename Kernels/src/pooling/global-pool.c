@@ -43,7 +43,7 @@ static void global_pool_planes(void *context, size_t begin, size_t end) {
 
 static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FOVEA_ISA_COUNT], size_t batch,
                                     size_t channels, size_t spatial_size, const float *x, float *y,
-                                    size_t threads) {
+                                    const fovea_threadpool *threadpool) {
     size_t planes = 0, inputs = 0, bytes = 0;
     if (__builtin_mul_overflow(batch, channels, &planes) || __builtin_mul_overflow(planes, spatial_size, &inputs) ||
         __builtin_mul_overflow(inputs, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
@@ -61,18 +61,18 @@ static fovea_status run_global_pool(const fovea_global_pool_plane_fn variants[FO
      * at 2 threads (Zen 4, quiet machine, per-node medians of 100 runs, two alternated rounds).
      */
     const double work = (double)inputs + 16.0 * (double)planes;
-    const int t = fovea_threads_for(threads, work); /* this call's count: never a process-wide setting */
+    const int t = fovea_threads_for(threadpool, work); /* this call's count: never a process-wide setting */
     const global_pool_job job = {pool_plane, spatial_size, x, y};
-    fovea_parallel_for(t, planes, global_pool_planes, (void *)&job);
+    fovea_parallel_for(threadpool, t, planes, global_pool_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
 fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
-                                      size_t threads) {
-    return run_global_pool(global_avgpool_variants, batch, channels, spatial_size, x, y, threads);
+                                      const fovea_threadpool *threadpool) {
+    return run_global_pool(global_avgpool_variants, batch, channels, spatial_size, x, y, threadpool);
 }
 
 fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
-                                      size_t threads) {
-    return run_global_pool(global_maxpool_variants, batch, channels, spatial_size, x, y, threads);
+                                      const fovea_threadpool *threadpool) {
+    return run_global_pool(global_maxpool_variants, batch, channels, spatial_size, x, y, threadpool);
 }
