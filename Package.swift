@@ -145,7 +145,7 @@ let package = Package(
         .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernels", "FoveaCore", "FoveaTestSupport", "CFoveaKernels", "FoveaElementwiseKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLAS", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
-        .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
+        .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore", "FoveaElementwiseKernels"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaCore", "FoveaImage"]),

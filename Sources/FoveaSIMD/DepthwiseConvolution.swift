@@ -53,7 +53,7 @@ struct DepthwiseConvolutionStep: PreparedStep {
                             shared.b.base[c], activation)
                         if let post {
                             let y = shared.y.base + n * yBatchStride + c * l.outputPlane
-                            _ = post.apply(count: l.outputPlane, y, y, threads: 1)
+                            _ = post.apply(count: l.outputPlane, y, y, pool: nil)
                         }
                     }
                 }

@@ -114,13 +114,13 @@ enum SIMDActivation: SIMDOperatorFamily {
             // The C kernels' sigmoid (per-ISA polynomial exp, within 2 ulp, fovea_elementwise.h)
             // on this chunk: the Swift SIMD16 exp compiled to per-lane calls here and ran
             // 54 ms on 1×96×112×112 (45 ns per element; the C kernel: 0.39 ms).
-            _ = fovea_sigmoid_f32(count, source, destination, 1)
+            _ = fovea_sigmoid_f32(count, source, destination, nil)
         case .hardSigmoid(let alpha, let beta):
             SIMDStepSupport.map(source, destination, count: count) { v in clamp(v * alpha + beta, 0, 1) }
         case .hardSwish:
             SIMDStepSupport.map(source, destination, count: count) { v in v * clamp(v / 6 + 0.5, 0, 1) }
         case .kernel(let kernel):
-            _ = kernel.apply(count: count, source, destination, threads: 1)
+            _ = kernel.apply(count: count, source, destination, pool: nil)
         }
     }
 

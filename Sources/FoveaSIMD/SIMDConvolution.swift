@@ -401,7 +401,7 @@ struct GemmConvolutionStep: PreparedStep {
         }
         if let postActivation {
             for row in 0..<rows {
-                _ = postActivation.apply(count: columns, y + row * ldc, y + row * ldc, threads: 1)
+                _ = postActivation.apply(count: columns, y + row * ldc, y + row * ldc, pool: nil)
             }
         }
     }

@@ -32,7 +32,7 @@ enum SIMDLayerNormalization: SIMDOperatorFamily {
             SIMDStepSupport.parallelFor(context, count: shape.outer, work: shape.outer * inner * 4) { rows in
                 let offset = rows.lowerBound * inner
                 let part = LayerNormalizationShape(outer: rows.count, inner: inner, epsilon: epsilon)
-                _ = part.apply(x.base + offset, scale: scale.base, bias: bias?.base, y.base + offset, threads: 1)
+                _ = part.apply(x.base + offset, scale: scale.base, bias: bias?.base, y.base + offset, pool: nil)
             }
         }
     }

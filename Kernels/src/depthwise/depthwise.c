@@ -1,7 +1,7 @@
 /*
  * The exported depthwise convolution: check the parameters, pick the variant
  * for the shape and the ISA, run it over the output planes (and row bands of
- * them when planes are few) in parallel with OpenMP.
+ * them when planes are few) in parallel on the caller's pool.
  */
 #include "depthwise.h"
 

@@ -1,7 +1,7 @@
 /*
  * A per-channel multiply-add (an inference BatchNormalization left as a node)
  * with an optional activation: one pass over each channel plane, planes
- * split over OpenMP threads. Plain C: the pass is bound by memory, and the
+ * split over the caller's pool. Plain C: the pass is bound by memory, and the
  * baseline x86-64 vector code the compiler makes from it keeps up with it.
  * The multiply and the add stay separate operations (no FMA on baseline
  * x86-64), as the reference backend computes them.

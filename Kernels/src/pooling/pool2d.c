@@ -1,6 +1,6 @@
 /*
  * The exported 2-D pooling entry points: check the parameters, pick the ISA
- * variant, run it over the N×C planes (in parallel with OpenMP).
+ * variant, run it over the N×C planes (in parallel on the caller's pool).
  */
 #include "pooling.h"
 

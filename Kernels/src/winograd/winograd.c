@@ -1,7 +1,7 @@
 /*
  * The exported Winograd entry points: argument checks, the weight transform
  * and packing, and the run: tile blocks × output-channel chunks as work units,
- * spread over OpenMP threads, each unit doing input transform → (m+2)² GEMM
+ * spread over the caller's pool, each unit doing input transform → (m+2)² GEMM
  * microkernel calls per row panel → output transform (see winograd.h).
  */
 #include "winograd.h"
