@@ -72,7 +72,8 @@ let package = Package(
         .target(
             name: "CFoveaKernels",
             path: "Kernels",
-            exclude: ["tests", "doc", "README.md"],
+            // The standalone library's own pools: the Swift executor passes its WorkerPool instead.
+            exclude: ["tests", "doc", "README.md", "src/runtime/thread-pool.c", "src/runtime/default-threadpool.c"],
             sources: ["src"],
             publicHeadersPath: "include"
         ),
@@ -94,7 +95,7 @@ let package = Package(
         // Resources/: the conformance manifest (ConformanceManifest.fovea()).
         .target(
             name: "FoveaTools",
-            dependencies: ["Fovea", "FoveaCore", "FoveaONNX", "FoveaCoreML", "CFoveaKernels"],
+            dependencies: ["Fovea", "FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaKernelsBackend", "CFoveaKernels"],
             resources: [.copy("Resources/onnx-conformance-manifest.txt")]
         ),
 
@@ -139,7 +140,7 @@ let package = Package(
         .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernelsBackend", "FoveaCore", "FoveaTestSupport", "CFoveaKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLASBackend", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
-        .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore"]),
+        .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore", "FoveaKernelsBackend"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaKernelsBackend", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaTools", "FoveaCore", "FoveaImage"]),

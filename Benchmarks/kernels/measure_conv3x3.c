@@ -58,14 +58,15 @@ static double measure(const fovea_conv2d_params *p, int algorithm, size_t thread
                                                   : fovea_winograd_workspace_size(packed, threads);
     void *workspace = aligned_alloc(64, (workspace_bytes + 63) / 64 * 64 + 64);
     const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
+    const fovea_threadpool pool = fovea_threadpool_default(threads);
     const size_t stride = p->output_channels * p->output_height * p->output_width;
     double times[repeats];
     for (int r = -2; r < repeats && status == FOVEA_STATUS_OK; r++) {
         evict_caches();
         const double start = now();
         status = algorithm == 0
-            ? fovea_conv2d_f32(p, packed, x, y, stride, NULL, &relu, workspace, workspace_bytes, threads)
-            : fovea_winograd_conv2d_f32(p, packed, x, y, stride, NULL, &relu, workspace, workspace_bytes, threads);
+            ? fovea_conv2d_f32(p, packed, x, y, stride, NULL, &relu, workspace, workspace_bytes, &pool)
+            : fovea_winograd_conv2d_f32(p, packed, x, y, stride, NULL, &relu, workspace, workspace_bytes, &pool);
         if (r >= 0) times[r] = (now() - start) * 1e3;
     }
     free(packed);

@@ -99,6 +99,7 @@ static void measure(const shape *s, size_t threads, int runs, double *median, do
     fovea_conv2d_pack(&p, w, NULL, packed, packed_bytes);
     const size_t workspace_bytes = fovea_conv2d_workspace_size(packed, threads);
     void *workspace = huge_alloc(workspace_bytes + 64);
+    const fovea_threadpool pool = fovea_threadpool_default(threads);
     const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0}, relu6 = {FOVEA_ACTIVATION_CLIP, 0, 6, 0};
     const fovea_activation *act = s->relu == 6 ? &relu6 : s->relu ? &relu : NULL;
     double *times = malloc((size_t)runs * sizeof(double));
@@ -108,9 +109,9 @@ static void measure(const shape *s, size_t threads, int runs, double *median, do
         const double start = now();
         const fovea_status status =
             s->add ? fovea_conv2d_add_f32(&p, packed, x, y, s->outputs * plane, NULL, act, workspace, workspace_bytes,
-                                          threads)
+                                          &pool)
                    : fovea_conv2d_f32(&p, packed, x, y, s->outputs * plane, NULL, act, workspace, workspace_bytes,
-                                      threads);
+                                      &pool);
         if (status != FOVEA_STATUS_OK) {
             fprintf(stderr, "%s: %s\n", s->name, fovea_status_description(status));
             exit(1);

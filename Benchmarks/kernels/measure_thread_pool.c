@@ -1,7 +1,7 @@
 /*
- * Measures what a parallel region costs on the pthread pool that runs the
- * kernels in the Swift package (fovea_thread_pool_run, thread-pool.c), so that
- * a kernel's split can be weighed against it:
+ * Measures what a parallel region costs on the pthread pool behind the
+ * standalone library's default pool without OpenMP (fovea_thread_pool_run,
+ * thread-pool.c), so that a kernel's split can be weighed against it:
  *
  *   back-to-back  an empty region right after the previous one, the workers
  *                 still spinning (a network's kernels follow each other so)
@@ -63,11 +63,12 @@ static void busy_task(void *context, size_t thread, size_t threads) {
 }
 
 int main(int argc, char **argv) {
-    const int threads = argc > 1 ? atoi(argv[1]) : 2;
-    if (threads < 2) {
+    const int requested = argc > 1 ? atoi(argv[1]) : 2;
+    if (requested < 2) {
         fprintf(stderr, "usage: %s [threads >= 2]\n", argv[0]);
         return 1;
     }
+    const size_t threads = (size_t)requested;
     static long long times[back_to_back];
     fovea_thread_pool_run(threads, empty_task, NULL); /* starts the workers */
 
@@ -76,7 +77,7 @@ int main(int argc, char **argv) {
         fovea_thread_pool_run(threads, empty_task, NULL);
         times[i] = now_ns() - start;
     }
-    printf("threads %d\nback-to-back empty region: %lld ns\n", threads, median(times, back_to_back));
+    printf("threads %zu\nback-to-back empty region: %lld ns\n", threads, median(times, back_to_back));
 
     const struct timespec pause = {0, 5 * 1000 * 1000}; /* 5 ms: beyond the 1 ms spin */
     for (int i = 0; i < after_sleep; i++) {

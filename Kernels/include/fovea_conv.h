@@ -80,12 +80,13 @@ size_t fovea_conv2d_workspace_size(const void *packed, size_t threads);
  * output_height · output_width; larger writes a channel slice of a wider
  * tensor, such as a Concat's). `bias` overrides the packed bias when not NULL
  * (a bias that is an input at run time). `activation` may be NULL (none).
- * Runs on up to `threads` threads (OpenMP); 0 or 1 is the calling thread.
+ * Runs on up to `threadpool->threads` threads of the caller's pool (NULL,
+ * 0 or 1: the calling thread); `workspace` is sized for that count.
  */
 fovea_status fovea_conv2d_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
                               float *y, size_t y_batch_stride, const float *bias,
                               const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                              size_t threads);
+                              const fovea_threadpool *threadpool);
 
 /**
  * fovea_conv2d_f32 onto a residual: y already holds a tensor of the output's
@@ -97,7 +98,7 @@ fovea_status fovea_conv2d_f32(const fovea_conv2d_params *params, const void *pac
 fovea_status fovea_conv2d_add_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
                                   float *y, size_t y_batch_stride, const float *bias,
                                   const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                  size_t threads);
+                                  const fovea_threadpool *threadpool);
 
 /** The microkernel a packed buffer runs, such as "f32_gemm_8x32_avx512" (NULL if not valid). */
 const char *fovea_conv2d_kernel_name(const void *packed);

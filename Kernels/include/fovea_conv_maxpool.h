@@ -35,12 +35,13 @@ size_t fovea_conv2d_maxpool_workspace_size(const void *packed, const fovea_pool2
  * y = maxpool(activation(conv(x) + bias)): x as for fovea_conv2d_f32, y is
  * batch × output_channels × pool output_height × output_width (contiguous).
  * `bias` NULL uses the packed bias. Same values as fovea_conv2d_f32 then
- * fovea_maxpool2d_f32, bit for bit.
+ * fovea_maxpool2d_f32, bit for bit. Runs on up to `threadpool->threads`
+ * threads (NULL: the calling thread); `workspace` is sized for that count.
  */
 fovea_status fovea_conv2d_maxpool_f32(const fovea_conv2d_params *conv, const void *packed,
                                       const fovea_pool2d_params *pool, const float *x, float *y, const float *bias,
                                       const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                      size_t threads);
+                                      const fovea_threadpool *threadpool);
 
 #ifdef __cplusplus
 }

@@ -66,10 +66,11 @@ size_t fovea_conv2d_smallc_workspace_size(const fovea_conv2d_params *params, siz
  *   tensor, such as a Concat's; the gaps are not written).
  * - `activation`: fused activation, or NULL for none (an unknown kind is
  *   FOVEA_STATUS_INVALID_PARAMETER).
- * - `workspace`: at least fovea_conv2d_smallc_workspace_size(params, threads)
+ * - `workspace`: at least fovea_conv2d_smallc_workspace_size(params, threadpool->threads)
  *   bytes (else FOVEA_STATUS_BUFFER_TOO_SMALL), float-aligned.
- * - `threads`: up to this many threads (OpenMP) over output rows (and blocks
- *   of output channels when rows are few); 0 or 1 is the calling thread.
+ * - `threadpool`: the caller's pool; up to its `threads` threads over output
+ *   rows (and blocks of output channels when rows are few); NULL, 0 or 1 is
+ *   the calling thread.
  *
  * x and y must not overlap. Statuses: NULL_POINTER (params, weights, x, y or workspace is
  * NULL), INVALID_PARAMETER, BUFFER_TOO_SMALL, TOO_LARGE; nothing is written on error.
@@ -77,7 +78,7 @@ size_t fovea_conv2d_smallc_workspace_size(const fovea_conv2d_params *params, siz
 fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *params, const float *weights, const float *bias,
                                      const float *x, float *y, size_t y_batch_stride,
                                      const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                     size_t threads);
+                                     const fovea_threadpool *threadpool);
 
 /**
  * The variant a call with these parameters would run with the active ISA,

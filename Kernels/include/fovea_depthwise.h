@@ -50,9 +50,9 @@ extern "C" {
  * - `activation`: fused activation, or NULL for none (an unknown kind is
  *   FOVEA_STATUS_INVALID_PARAMETER); as for every fused activation, NaN stays
  *   NaN except through ReLU, which maps it to 0.
- * - `threads`: runs on up to this many threads (OpenMP) over the
- *   batch × output_channels planes, and over row bands of each plane when
- *   there are fewer planes than threads; 0 or 1 is the calling thread.
+ * - `threadpool`: the caller's pool; runs on up to its `threads` threads over
+ *   the batch × output_channels planes, and over row bands of each plane when
+ *   there are fewer planes than threads; NULL, 0 or 1 is the calling thread.
  *
  * x and y must not overlap. Nothing to do (batch, channels or an output extent
  * is 0): FOVEA_STATUS_OK with no pointer read. Statuses: NULL_POINTER
@@ -61,7 +61,7 @@ extern "C" {
  */
 fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *params, const float *weights, const float *bias,
                                         const float *x, float *y, size_t y_batch_stride,
-                                        const fovea_activation *activation, size_t threads);
+                                        const fovea_activation *activation, const fovea_threadpool *threadpool);
 
 /**
  * The variant a call with these parameters would run with the active ISA,

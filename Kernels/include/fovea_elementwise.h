@@ -4,8 +4,8 @@
  * Binary arithmetic with NumPy / ONNX broadcasting, unary activations
  * (ReLU, Clip, LeakyReLU, Sigmoid) and Softmax / LogSoftmax, float32.
  * Each has scalar, AVX2 + FMA and AVX-512F variants picked at run time, and
- * runs on up to `threads` threads (OpenMP; 0 or 1 is the calling thread;
- * small jobs stay on the calling thread).
+ * runs on up to `threadpool->threads` threads of the caller's pool (NULL, 0
+ * or 1 is the calling thread; small jobs stay on the calling thread).
  *
  * Unlike the other kernels, these allow in-place use: the output may be the
  * very same pointer as an input (see each function). Any other overlap of
@@ -71,7 +71,7 @@ typedef enum fovea_binary_op {
  */
 fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a_shape, const float *a,
                               size_t b_rank, const size_t *b_shape, const float *b, size_t y_rank,
-                              const size_t *y_shape, float *y, const fovea_activation *activation, size_t threads);
+                              const size_t *y_shape, float *y, const fovea_activation *activation, const fovea_threadpool *threadpool);
 
 /* ------------------------------------------------------------------------ */
 /* Unary activations                                                        */
@@ -84,7 +84,7 @@ fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a
  * equal x (in place).
  */
 fovea_status fovea_activation_f32(const fovea_activation *activation, size_t count, const float *x, float *y,
-                                  size_t threads);
+                                  const fovea_threadpool *threadpool);
 
 /**
  * y[n, c, i] = activation(x[n, c, i] · scale[c] + shift[c]) for `batch`
@@ -96,7 +96,7 @@ fovea_status fovea_activation_f32(const fovea_activation *activation, size_t cou
  */
 fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plane, const float *x, const float *scale,
                                       const float *shift, float *y, const fovea_activation *activation,
-                                      size_t threads);
+                                      const fovea_threadpool *threadpool);
 
 /**
  * y[i] = 1 / (1 + exp(-x[i])) for `count` elements. y may equal x.
@@ -104,7 +104,7 @@ fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plan
  * the subnormal results below x ≈ −87.3 (error within 2 units of 2⁻¹⁴⁹ there);
  * sigmoid(−inf) = 0, sigmoid(+inf) = 1, NaN gives NaN.
  */
-fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, size_t threads);
+fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, const fovea_threadpool *threadpool);
 
 /* ------------------------------------------------------------------------ */
 /* Softmax                                                                  */
@@ -132,7 +132,7 @@ fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, size_t th
  * NULL_POINTER, INVALID_PARAMETER (partial overlap of x and y), TOO_LARGE.
  */
 fovea_status fovea_softmax_f32(size_t outer, size_t axis, size_t inner, const float *x, float *y, int log,
-                               size_t threads);
+                               const fovea_threadpool *threadpool);
 
 #ifdef __cplusplus
 }

@@ -16,12 +16,14 @@
  *  - Thread safety: kernels are reentrant and may be called from several threads
  *    at once. The one process-wide setting (fovea_kernels_set_isa) is atomic; a
  *    kernel call reads it once when it starts.
- *  - Threads: every kernel that runs in parallel takes its thread count per call
- *    (a trailing `size_t threads`; 0 or 1 = the calling thread only), so two
- *    concurrent calls (two runs) with different counts each get theirs. Small
- *    jobs stay on the calling thread whatever the count. The threads are
- *    OpenMP's when the library is compiled with it (fovea_kernels_has_openmp),
- *    else a pool of persistent pthreads of the library's own.
+ *  - Threads: the kernels own none. Every kernel that runs in parallel takes
+ *    the caller's pool per call (a trailing `const fovea_threadpool *`,
+ *    fovea_threadpool.h; NULL = the calling thread only) with the thread count
+ *    it may use, so two concurrent calls (two runs) with different counts each
+ *    get theirs. Small jobs stay on the calling thread whatever the count.
+ *    Fovea's Swift executor passes its worker pool; C callers of the
+ *    standalone library can use fovea_threadpool_default (OpenMP when the
+ *    library is compiled with it, fovea_kernels_has_openmp, else pthreads).
  *  - Each exported kernel has per-ISA variants (scalar, AVX2+FMA, AVX-512) and
  *    picks one at run time from what the CPU supports. Every variant gives the
  *    same result: bit for bit for max and average pooling, and within rounding
@@ -31,6 +33,8 @@
 #define FOVEA_KERNELS_H
 
 #include <stddef.h>
+
+#include "fovea_threadpool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -113,7 +117,7 @@ int fovea_kernels_isa_supported(const char *name);
  */
 int fovea_kernels_num_threads(void);
 
-/** 1 if the library was compiled with OpenMP, else 0. */
+/** 1 if the library was compiled with OpenMP (which fovea_threadpool_default then uses), else 0. */
 int fovea_kernels_has_openmp(void);
 
 /* ------------------------------------------------------------------------ */
@@ -190,9 +194,9 @@ typedef struct fovea_pool2d_params {
 } fovea_pool2d_params;
 
 /*
- * Both 2-D poolings share the N×C planes out over up to `threads` threads
- * (OpenMP; 0 or 1 = the calling thread only; small jobs always run on the
- * calling thread). The count is per call: concurrent calls with different
+ * Both 2-D poolings share the N×C planes out over up to `threadpool->threads`
+ * threads of the caller's pool (NULL, 0 or 1 = the calling thread only; small
+ * jobs always run on the calling thread). The count is per call: concurrent calls with different
  * counts each get theirs. The result does not depend on it.
  */
 
@@ -205,7 +209,7 @@ typedef struct fovea_pool2d_params {
  * -0). A window with nothing but NaN, -inf or padding gives -FLT_MAX. Every
  * ISA variant gives the same bits.
  */
-fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads);
+fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, const fovea_threadpool *threadpool);
 
 /**
  * Average pooling: each output is the sum of its window's inputs, added in
@@ -213,7 +217,7 @@ fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float 
  * count_include_pad). NaN and infinities propagate (they are summed); a
  * window with no input element gives +0 (also with count_include_pad).
  */
-fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads);
+fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, const fovea_threadpool *threadpool);
 
 /* ------------------------------------------------------------------------ */
 /* Global pooling                                                           */
@@ -223,13 +227,13 @@ fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float 
  * Global pooling reduces each plane to one value: x is batch × channels ×
  * spatial_size (any spatial rank, flattened: H*W for images), y is
  * batch × channels. spatial_size must be at least 1 when batch*channels > 0.
- * `threads`: as for 2-D pooling (the planes are shared out; 0 or 1 = the
- * calling thread only).
+ * `threadpool`: as for 2-D pooling (the planes are shared out; NULL, 0 or 1 =
+ * the calling thread only).
  */
 
 /** The mean of each plane, summed in double precision (NaN and infinities propagate). */
 fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size,
-                                      const float *x, float *y, size_t threads);
+                                      const float *x, float *y, const fovea_threadpool *threadpool);
 
 /**
  * The maximum of each plane, exactly as the reference backend's fold
@@ -239,7 +243,7 @@ fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spat
  * last zero). Every ISA variant gives the same bits.
  */
 fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size,
-                                      const float *x, float *y, size_t threads);
+                                      const float *x, float *y, const fovea_threadpool *threadpool);
 
 #ifdef __cplusplus
 }

@@ -49,14 +49,15 @@ size_t fovea_matmul_workspace_bound_floats(size_t m, size_t k, size_t n, size_t 
  * C (m×n, row r at c + r·ldc) = A (m×k, row r at a + r·lda) · B, plus
  * bias[j] on column j when bias is not NULL, then the activation (NULL:
  * none). Each output sums its k products in k-blocks of 256 (float, fused
- * multiply-adds on avx2/avx512). Runs on up to `threads` threads.
+ * multiply-adds on avx2/avx512). Runs on up to `threadpool->threads` threads
+ * (NULL: the calling thread); `workspace` is sized for that count.
  * Statuses: NULL_POINTER, INVALID_PARAMETER (m 0, lda < k, ldc < n),
  * PACKING_MISMATCH (packed_b has no valid header), BUFFER_TOO_SMALL
  * (workspace). A and C must not overlap.
  */
 fovea_status fovea_matmul_f32(size_t m, const float *a, size_t lda, const float *packed_b, const float *bias, float *c,
                               size_t ldc, const fovea_activation *activation, float *workspace,
-                              size_t workspace_floats, size_t threads);
+                              size_t workspace_floats, const fovea_threadpool *threadpool);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,8 @@
 
 #include <stddef.h>
 
+#include "fovea_threadpool.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,8 +48,8 @@ double fovea_fma_peak_gflops(const char *isa, double seconds);
  * Measures memory bandwidth in GB/s (10⁹ bytes per second): the fastest of
  * repeated copies of `bytes` (0: 64 MB, larger than the last-level cache of
  * current CPUs; clamped to 4 KB ... 4 GB) from one buffer to another with
- * libc's memcpy, split over `threads` OpenMP threads (0 or 1: the calling
- * thread). A copy counts 2 × `bytes` moved (read and write), as STREAM's
+ * libc's memcpy, split over up to `threadpool->threads` threads of the
+ * caller's pool (NULL, 0 or 1: the calling thread). A copy counts 2 × `bytes` moved (read and write), as STREAM's
  * Copy does. Memory-bound layers (depthwise convolutions, pooling,
  * elementwise operators) are measured against this, not against the FMA peak.
  *
@@ -55,7 +57,7 @@ double fovea_fma_peak_gflops(const char *isa, double seconds);
  * at most 10; at least three copies). Returns 0 if the buffers cannot be
  * allocated.
  */
-double fovea_memory_bandwidth_gbps(size_t bytes, size_t threads, double seconds);
+double fovea_memory_bandwidth_gbps(size_t bytes, const fovea_threadpool *threadpool, double seconds);
 
 #ifdef __cplusplus
 }

@@ -20,14 +20,14 @@ extern "C" {
  * written row-major. Size-1 axes are dropped and axes that stay adjacent are
  * merged first, so a permutation that keeps the last axis copies runs of it,
  * and any other moves square tiles between the two contiguous axes. Runs on
- * up to `threads` threads. Bit-exact (a copy). Statuses: NULL_POINTER (x, y,
+ * up to `threadpool->threads` threads (NULL: the calling thread). Bit-exact (a copy). Statuses: NULL_POINTER (x, y,
  * or shape/perm when rank > 0), INVALID_PARAMETER (rank above
  * FOVEA_TRANSPOSE_MAX_RANK, perm not a permutation of 0 ..< rank, a size
  * above FOVEA_KERNELS_MAX_EXTENT), TOO_LARGE (the element count overflows).
  * x and y must not overlap. An empty tensor writes nothing.
  */
 fovea_status fovea_transpose_f32(size_t rank, const size_t *shape, const size_t *perm, const float *x, float *y,
-                                 size_t threads);
+                                 const fovea_threadpool *threadpool);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,8 @@
  * sigmoid and everything built on them: SiLU, GELU, ELU, SELU, CELU,
  * Softplus, Mish) and the cheap ones (HardSigmoid, HardSwish, Abs, Neg,
  * Floor, Ceil, Sqrt, Reciprocal, ...), each with AVX-512F, AVX2 + FMA and
- * portable variants picked at run time, on up to `threads` threads.
+ * portable variants picked at run time, on up to `threadpool->threads` threads
+ * of the caller's pool (NULL: the calling thread).
  *
  * The transcendentals are vectorized polynomial / rational approximations,
  * not libm. Error bounds, against the exact function of the float input
@@ -103,7 +104,7 @@ typedef struct fovea_unary {
  * nothing read. Statuses: NULL_POINTER, INVALID_PARAMETER (unknown kind,
  * overlap), TOO_LARGE.
  */
-fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const float *x, float *y, size_t threads);
+fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const float *x, float *y, const fovea_threadpool *threadpool);
 
 /**
  * LayerNormalization over the last `inner` elements of `outer` rows (dense):
@@ -113,7 +114,7 @@ fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const fl
  * equal x. Statuses as fovea_unary_f32 (inner 0 or outer 0: OK).
  */
 fovea_status fovea_layer_norm_f32(size_t outer, size_t inner, const float *x, const float *scale, const float *bias,
-                                  float epsilon, float *y, size_t threads);
+                                  float epsilon, float *y, const fovea_threadpool *threadpool);
 
 #ifdef __cplusplus
 }

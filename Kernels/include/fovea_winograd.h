@@ -93,9 +93,10 @@ size_t fovea_winograd_workspace_size(const void *packed, size_t threads);
  * and holds output_channels dense planes of output_height × output_width
  * (y_batch_stride ≥ output_channels · output_height · output_width). `bias`
  * (output_channels values) overrides the packed bias when not NULL.
- * `activation` may be NULL (none). Runs on up to `threads` threads (OpenMP);
- * 0 or 1 is the calling thread. `workspace` needs
- * fovea_winograd_workspace_size(packed, threads) bytes, any alignment.
+ * `activation` may be NULL (none). Runs on up to `threadpool->threads`
+ * threads of the caller's pool (NULL, 0 or 1: the calling thread).
+ * `workspace` needs fovea_winograd_workspace_size(packed, threadpool->threads)
+ * bytes, any alignment.
  *
  * Returns, checked in this order: the status of fovea_conv2d_check;
  * FOVEA_STATUS_INVALID_PARAMETER (not 3×3 / stride 1 / dilation 1 / one group);
@@ -109,7 +110,7 @@ size_t fovea_winograd_workspace_size(const void *packed, size_t threads);
 fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
                                        float *y, size_t y_batch_stride, const float *bias,
                                        const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                       size_t threads);
+                                       const fovea_threadpool *threadpool);
 
 /**
  * What a packed buffer runs, such as "winograd_f4x4_3x3 f32_gemm_8x32_avx512";

@@ -11,15 +11,15 @@
 #define IMPLAUSIBLE_GBPS 20000.0
 
 int main(void) {
-    const double one = fovea_memory_bandwidth_gbps(16 << 20, 1, 0.05);
-    const double two = fovea_memory_bandwidth_gbps(16 << 20, 2, 0.05);
+    const double one = fovea_memory_bandwidth_gbps(16 << 20, test_pool(1), 0.05);
+    const double two = fovea_memory_bandwidth_gbps(16 << 20, test_pool(2), 0.05);
     printf("16 MB copy: %.1f GB/s on 1 thread, %.1f GB/s on 2\n", one, two);
     CHECK(one > 0.1 && one < IMPLAUSIBLE_GBPS, "1 thread: %.3f GB/s", one);
     CHECK(two > 0.1 && two < IMPLAUSIBLE_GBPS, "2 threads: %.3f GB/s", two);
 
     const double defaults = fovea_memory_bandwidth_gbps(0, 0, NAN);
     CHECK(defaults > 0.1 && defaults < IMPLAUSIBLE_GBPS, "64 MB default, NaN seconds: %.3f GB/s", defaults);
-    const double tiny = fovea_memory_bandwidth_gbps(1, 1, -1);
+    const double tiny = fovea_memory_bandwidth_gbps(1, test_pool(1), -1);
     CHECK(tiny > 0.1 && tiny < IMPLAUSIBLE_GBPS, "1 byte is measured as 4 KB: %.3f GB/s", tiny);
     return test_finish("test_bandwidth");
 }

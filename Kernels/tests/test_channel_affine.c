@@ -38,7 +38,7 @@ static void random_cases(test_rng *rng) {
         for (size_t i = 0; i < count; i++) expected[i] = (float)test_activation(activation, expected[i]);
         guarded_buffer y = guarded_alloc(count, (size_t)trial % 3);
         float *out = in_place ? x : y.data;
-        CHECK_STATUS(fovea_channel_affine_f32(batch, channels, plane, x, scale, shift, out, activation, threads),
+        CHECK_STATUS(fovea_channel_affine_f32(batch, channels, plane, x, scale, shift, out, activation, test_pool(threads)),
                      FOVEA_STATUS_OK);
         size_t wrong = 0;
         for (size_t i = 0; i < count; i++) wrong += !same_float(out[i], expected[i]);
@@ -52,17 +52,17 @@ static void random_cases(test_rng *rng) {
 
 static void bad_arguments(void) {
     float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, y[8] = {0}, scale[2] = {1, 2}, shift[2] = {0, 1};
-    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, NULL, scale, shift, y, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, x, NULL, shift, y, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, x, scale, NULL, y, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 3, x, scale, shift, x + 1, NULL, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, NULL, scale, shift, y, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, x, NULL, shift, y, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, x, scale, NULL, y, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 3, x, scale, shift, x + 1, NULL, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     fovea_activation bad = {(fovea_activation_kind)9, 0, 0, 0};
-    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, x, scale, shift, y, &bad, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_channel_affine_f32(SIZE_MAX, 2, 4, x, scale, shift, y, NULL, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_channel_affine_f32(1, 2, 4, x, scale, shift, y, &bad, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_channel_affine_f32(SIZE_MAX, 2, 4, x, scale, shift, y, NULL, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
     int untouched = 1;
     for (int i = 0; i < 8; i++) untouched &= y[i] == 0.0f;
     CHECK(untouched, "a failed call wrote to y");
-    CHECK_STATUS(fovea_channel_affine_f32(0, 2, 4, NULL, NULL, NULL, NULL, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_channel_affine_f32(0, 2, 4, NULL, NULL, NULL, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
 }
 
 int main(void) {

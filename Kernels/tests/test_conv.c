@@ -97,10 +97,10 @@ static void check_shape(const char *isa, test_rng *rng, const fovea_conv2d_param
         if (add) {
             for (size_t n = 0; n < p.batch; n++) memcpy(y.data + n * y_stride, residual + n * image, image * sizeof(float));
             CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x.data, y.data, y_stride, bias_mode == 2 ? bias : NULL,
-                                              activation, workspace, workspace_bytes, threads), FOVEA_STATUS_OK);
+                                              activation, workspace, workspace_bytes, test_pool(threads)), FOVEA_STATUS_OK);
         } else {
             CHECK_STATUS(fovea_conv2d_f32(&p, packed, x.data, y.data, y_stride, bias_mode == 2 ? bias : NULL, activation,
-                                          workspace, workspace_bytes, threads), FOVEA_STATUS_OK);
+                                          workspace, workspace_bytes, test_pool(threads)), FOVEA_STATUS_OK);
         }
 
         double *expected = malloc(p.batch * image * sizeof(double)), *scale = malloc(p.batch * image * sizeof(double));
@@ -395,21 +395,21 @@ static void check_bad_arguments(void) {
     const size_t workspace_bytes = fovea_conv2d_workspace_size(packed, 1);
     void *workspace = malloc(workspace_bytes);
     for (size_t i = 0; i < 8 * 25; i++) y[i] = 7.0f;
-    CHECK_STATUS(fovea_conv2d_f32(&p, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes - 4, 1),
+    CHECK_STATUS(fovea_conv2d_f32(&p, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes - 4, test_pool(1)),
                  FOVEA_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(fovea_conv2d_f32(&p, packed, x, y, 8 * 25 - 1, NULL, NULL, workspace, workspace_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_f32(&p, packed, x, y, 8 * 25 - 1, NULL, NULL, workspace, workspace_bytes, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_conv2d_f32(&p, packed, NULL, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_f32(&p, packed, NULL, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x, NULL, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x, NULL, 8 * 25, NULL, NULL, workspace, workspace_bytes, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes - 4, 1),
+    CHECK_STATUS(fovea_conv2d_add_f32(&p, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes - 4, test_pool(1)),
                  FOVEA_STATUS_BUFFER_TOO_SMALL);
     fovea_conv2d_params other = p;
     other.pad_top = 0;
-    CHECK_STATUS(fovea_conv2d_f32(&other, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_f32(&other, packed, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, test_pool(1)),
                  FOVEA_STATUS_PACKING_MISMATCH);
-    CHECK_STATUS(fovea_conv2d_f32(&p, x, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_f32(&p, x, x, y, 8 * 25, NULL, NULL, workspace, workspace_bytes, test_pool(1)),
                  FOVEA_STATUS_PACKING_MISMATCH);
     int untouched = 1;
     for (size_t i = 0; i < 8 * 25; i++) untouched &= y[i] == 7.0f;

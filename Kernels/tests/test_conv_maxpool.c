@@ -34,16 +34,16 @@ static void run_case(test_rng *rng, const fovea_conv2d_params *p, const fovea_po
     CHECK_STATUS(fovea_conv2d_pack(p, w, with_bias ? bias : NULL, packed, packed_bytes), FOVEA_STATUS_OK);
     const size_t conv_ws = fovea_conv2d_workspace_size(packed, threads);
     void *ws = aligned_alloc(64, (conv_ws + 63) / 64 * 64 + 64);
-    CHECK_STATUS(fovea_conv2d_f32(p, packed, x, conv, cn / p->batch, NULL, &act, ws, conv_ws, threads),
+    CHECK_STATUS(fovea_conv2d_f32(p, packed, x, conv, cn / p->batch, NULL, &act, ws, conv_ws, test_pool(threads)),
                  FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_maxpool2d_f32(q, conv, expected, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_maxpool2d_f32(q, conv, expected, test_pool(1)), FOVEA_STATUS_OK);
     free(ws);
 
     const size_t fused_ws = fovea_conv2d_maxpool_workspace_size(packed, q, threads);
     CHECK(fused_ws > 0, "no workspace size");
     float *work = aligned_alloc(64, (fused_ws + 63) / 64 * 64 + 64);
     guarded_buffer y = guarded_alloc(yn, (size_t)rng_int(rng, 0, 3));
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(p, packed, q, x, y.data, NULL, &act, work, fused_ws, threads),
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(p, packed, q, x, y.data, NULL, &act, work, fused_ws, test_pool(threads)),
                  FOVEA_STATUS_OK);
     CHECK(guards_intact(&y), "write outside y");
     size_t mismatches = 0, first = 0;
@@ -140,16 +140,16 @@ static void bad_parameters(void) {
     CHECK_STATUS(fovea_conv2d_pack(&p, w, NULL, packed, packed_bytes), FOVEA_STATUS_OK);
     const size_t ws_bytes = fovea_conv2d_maxpool_workspace_size(packed, &q, 1);
     void *ws = aligned_alloc(64, (ws_bytes + 63) / 64 * 64);
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &q, x, y, NULL, NULL, ws, ws_bytes, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &q, x, y, NULL, NULL, ws, ws_bytes - 4, 1),
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &q, x, y, NULL, NULL, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &q, x, y, NULL, NULL, ws, ws_bytes - 4, test_pool(1)),
                  FOVEA_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &q, NULL, y, NULL, NULL, ws, ws_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &q, NULL, y, NULL, NULL, ws, ws_bytes, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, NULL, &q, x, y, NULL, NULL, ws, ws_bytes, 1), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, NULL, &q, x, y, NULL, NULL, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
     fovea_pool2d_params wrong = q;
     wrong.channels = 7; /* not the convolution's output channels */
     CHECK(!fovea_conv2d_maxpool_supported(&p, &wrong), "a pool of other channels is supported");
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &wrong, x, y, NULL, NULL, ws, ws_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(&p, packed, &wrong, x, y, NULL, NULL, ws, ws_bytes, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
     wrong = q;
     wrong.input_width = 8;
@@ -160,7 +160,7 @@ static void bad_parameters(void) {
     fovea_conv2d_params other = p;
     other.pad_top = 0, other.output_height = 8;
     const fovea_pool2d_params other_pool = pool_for(&other, 2, 2, 1, 0, 0, 0, 0);
-    CHECK_STATUS(fovea_conv2d_maxpool_f32(&other, packed, &other_pool, x, y, NULL, NULL, ws, ws_bytes, 1),
+    CHECK_STATUS(fovea_conv2d_maxpool_f32(&other, packed, &other_pool, x, y, NULL, NULL, ws, ws_bytes, test_pool(1)),
                  FOVEA_STATUS_PACKING_MISMATCH);
     fovea_conv2d_params grouped = p;
     grouped.groups = 2, grouped.channels = 4;

@@ -35,7 +35,7 @@ static fovea_status smallc(const fovea_conv2d_params *p, const float *w, const f
                            size_t stride, const fovea_activation *act, size_t threads) {
     const size_t bytes = fovea_conv2d_smallc_workspace_size(p, threads);
     guarded_buffer workspace = guarded_alloc(bytes / sizeof(float) + 1, 0);
-    const fovea_status status = fovea_conv2d_smallc_f32(p, w, bias, x, y, stride, act, workspace.data, bytes, threads);
+    const fovea_status status = fovea_conv2d_smallc_f32(p, w, bias, x, y, stride, act, workspace.data, bytes, test_pool(threads));
     CHECK(guards_intact(&workspace), "wrote outside the workspace");
     guarded_free(&workspace);
     return status;
@@ -216,8 +216,8 @@ static void bad_parameters(void) {
     float workspace[256];
     const size_t need = fovea_conv2d_smallc_workspace_size(&good, 1);
     CHECK(need > 0 && need <= sizeof workspace, "workspace size %zu", need);
-    CHECK_STATUS(fovea_conv2d_smallc_f32(&good, w, NULL, x, y, image, NULL, NULL, need, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_conv2d_smallc_f32(&good, w, NULL, x, y, image, NULL, workspace, need - 1, 1),
+    CHECK_STATUS(fovea_conv2d_smallc_f32(&good, w, NULL, x, y, image, NULL, NULL, need, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_conv2d_smallc_f32(&good, w, NULL, x, y, image, NULL, workspace, need - 1, test_pool(1)),
                  FOVEA_STATUS_BUFFER_TOO_SMALL);
     CHECK(fovea_conv2d_smallc_workspace_size(NULL, 1) == 0, "no workspace size for NULL");
     const fovea_activation bogus = {(fovea_activation_kind)9, 0, 0, 0};

@@ -116,7 +116,7 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
         variant_runs[kind_index(kind)]++;
 
         guarded_buffer y = guarded_alloc(total, misalign);
-        CHECK_STATUS(fovea_depthwise_conv2d_f32(p, w, bias, x, y.data, stride, act, threads), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_depthwise_conv2d_f32(p, w, bias, x, y.data, stride, act, test_pool(threads)), FOVEA_STATUS_OK);
         long bad = 0, first = -1;
         for (size_t n = 0; n < p->batch; n++) {
             for (size_t i = 0; i < image; i++) {
@@ -142,7 +142,7 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
         /* The same bits on one thread (row bands and plane order must not change any output). */
         if (threads > 1) {
             guarded_buffer one = guarded_alloc(total, misalign);
-            CHECK_STATUS(fovea_depthwise_conv2d_f32(p, w, bias, x, one.data, stride, act, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_depthwise_conv2d_f32(p, w, bias, x, one.data, stride, act, test_pool(1)), FOVEA_STATUS_OK);
             CHECK(same_floats(one.data, y.data, total),
                   "[%s] %zu threads differ from 1 thread (%s)", test_isas[isa], threads, text);
             guarded_free(&one);
@@ -343,24 +343,24 @@ static void known_values(void) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
         fovea_conv2d_params p = params(1, 1, 1, 3, 3, 3, 1, 1);
         float y[9];
-        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, x, y, 9, NULL, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, x, y, 9, NULL, test_pool(1)), FOVEA_STATUS_OK);
         for (int i = 0; i < 9; i++) CHECK(y[i] == want[i], "[%s] 3x3s1 ramp output %d: %g, want %g", test_isas[isa], i,
                                           (double)y[i], (double)want[i]);
         p = params(1, 1, 1, 3, 3, 3, 2, 1);
-        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, x, y, 4, NULL, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, x, y, 4, NULL, test_pool(1)), FOVEA_STATUS_OK);
         for (int i = 0; i < 4; i++) CHECK(y[i] == want_s2[i], "[%s] 3x3s2 ramp output %d: %g, want %g",
                                           test_isas[isa], i, (double)y[i], (double)want_s2[i]);
         /* Clip at 20: the fused activation. */
         const fovea_activation clip = {FOVEA_ACTIVATION_CLIP, 0.0f, 20.0f, 0.0f};
         p = params(1, 1, 1, 3, 3, 3, 1, 1);
-        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, x, y, 9, &clip, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, x, y, 9, &clip, test_pool(1)), FOVEA_STATUS_OK);
         for (int i = 0; i < 9; i++) CHECK(y[i] == (want[i] > 20 ? 20 : want[i]), "[%s] clipped output %d: %g",
                                           test_isas[isa], i, (double)y[i]);
         /* Multiplier 2: channel m reads input channel m / 2; a 1×1 kernel scales it. */
         p = params(1, 1, 2, 3, 3, 1, 1, 0);
         const float scales[2] = {2.0f, -1.0f};
         float y2[18];
-        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, scales, NULL, x, y2, 18, NULL, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, scales, NULL, x, y2, 18, NULL, test_pool(1)), FOVEA_STATUS_OK);
         for (int i = 0; i < 9; i++) {
             CHECK(y2[i] == 2 * x[i] && y2[9 + i] == -x[i], "[%s] multiplier output %d: %g %g", test_isas[isa], i,
                   (double)y2[i], (double)y2[9 + i]);
@@ -384,10 +384,10 @@ static void special_values(void) {
                 x[at] = at % 2 ? NAN : INFINITY;
                 /* ReLU for the infinities; none for NaN (a fused ReLU would map it to 0, checked below). */
                 const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
-                CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y, OH * OW, at % 2 ? NULL : &relu, 1),
+                CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y, OH * OW, at % 2 ? NULL : &relu, test_pool(1)),
                              FOVEA_STATUS_OK);
                 float y_relu[H * W];
-                CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y_relu, OH * OW, &relu, 1), FOVEA_STATUS_OK);
+                CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y_relu, OH * OW, &relu, test_pool(1)), FOVEA_STATUS_OK);
                 const long ah = at / W, aw = at % W;
                 for (long oh = 0; oh < (long)OH; oh++) {
                     for (long ow = 0; ow < (long)OW; ow++) {
@@ -425,13 +425,13 @@ static void bad_parameters(void) {
     float x[64] = {0}, w[64] = {0}, y[64];
     const fovea_conv2d_params good = params(1, 2, 1, 4, 4, 3, 1, 1);
     const size_t image = 2 * 16;
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, x, y, image, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, x, y, image, NULL, test_pool(1)), FOVEA_STATUS_OK);
     CHECK(fovea_depthwise_kernel_name(&good) != NULL, "a valid shape has a kernel name");
 
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(NULL, w, NULL, x, y, image, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, NULL, NULL, x, y, image, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, NULL, y, image, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, x, NULL, image, NULL, 1), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(NULL, w, NULL, x, y, image, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, NULL, NULL, x, y, image, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, NULL, y, image, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, x, NULL, image, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
     CHECK(fovea_depthwise_kernel_name(NULL) == NULL, "no name for NULL");
 
     /* Each bad field, and nothing written. */
@@ -454,7 +454,7 @@ static void bad_parameters(void) {
         case 11: p.output_channels = 0; break;                /* multiplier 0 */
         }
         for (size_t i = 0; i < 64; i++) y[i] = 42.0f;
-        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y, stride, NULL, 1), want);
+        CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y, stride, NULL, test_pool(1)), want);
         int untouched = 1;
         for (size_t i = 0; i < 64; i++) untouched &= y[i] == 42.0f;
         CHECK(untouched, "field %d: output written despite an error", field);
@@ -463,28 +463,28 @@ static void bad_parameters(void) {
     /* A batch stride whose span overflows. */
     fovea_conv2d_params p = good;
     p.batch = 2;
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y, SIZE_MAX / 2, NULL, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, NULL, x, y, SIZE_MAX / 2, NULL, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
     /* An unknown activation kind. */
     const fovea_activation bogus = {(fovea_activation_kind)9, 0, 0, 0};
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, x, y, image, &bogus, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&good, w, NULL, x, y, image, &bogus, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
 
     /* Nothing to do: pointers may be NULL, nothing written. */
     p = good;
     p.batch = 0;
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, NULL, NULL, NULL, NULL, 0, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, NULL, NULL, NULL, NULL, 0, NULL, test_pool(1)), FOVEA_STATUS_OK);
     p = good;
     p.output_width = 0;
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, NULL, NULL, NULL, NULL, 0, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, NULL, NULL, NULL, NULL, 0, NULL, test_pool(1)), FOVEA_STATUS_OK);
     p = good;
     p.channels = p.groups = p.output_channels = 0;
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, NULL, NULL, NULL, NULL, 0, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, NULL, NULL, NULL, NULL, 0, NULL, test_pool(1)), FOVEA_STATUS_OK);
     /* An empty input with outputs: every window is padding, so outputs are bias (then activation). */
     p = good;
     p.input_height = 0;
     const float bias[2] = {-1.5f, 2.5f};
     for (size_t i = 0; i < image; i++) y[i] = 42.0f;
     const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
-    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, NULL, y, image, &relu, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_depthwise_conv2d_f32(&p, w, bias, NULL, y, image, &relu, test_pool(1)), FOVEA_STATUS_OK);
     for (size_t i = 0; i < image; i++) CHECK(y[i] == (i < 16 ? 0.0f : 2.5f), "empty input output %zu: %g", i,
                                              (double)y[i]);
 }

@@ -129,7 +129,7 @@ static void check_binary(test_rng *rng, fovea_binary_op op, size_t a_rank, const
             memcpy(y.data, b, ny * sizeof(float));
             pb = y.data;
         }
-        CHECK_STATUS(fovea_binary_f32(op, a_rank, a_shape, pa, b_rank, b_shape, pb, rank, y_shape, y.data, act, threads),
+        CHECK_STATUS(fovea_binary_f32(op, a_rank, a_shape, pa, b_rank, b_shape, pb, rank, y_shape, y.data, act, test_pool(threads)),
                      FOVEA_STATUS_OK);
         long bad = 0;
         size_t first = 0;
@@ -243,7 +243,7 @@ static void binary_special_values(void) {
         for (int op = 0; op < binary_op_count; op++) {
             for (int k = 0; k < 4; k++) {
                 for (int i = 0; i < count; i++) want[i] = (float)test_activation(&acts[k], reference_binary_op((fovea_binary_op)op, a[i], b[i]));
-                CHECK_STATUS(fovea_binary_f32((fovea_binary_op)op, 1, shape, a, 1, shape, b, 1, shape, y, &acts[k], 1),
+                CHECK_STATUS(fovea_binary_f32((fovea_binary_op)op, 1, shape, a, 1, shape, b, 1, shape, y, &acts[k], test_pool(1)),
                              FOVEA_STATUS_OK);
                 for (int i = 0; i < count; i++) {
                     CHECK(same_float(y[i], want[i]), "[%s] %s act %d: %g op %g = %g (0x%08x), want %g (0x%08x)",
@@ -256,13 +256,13 @@ static void binary_special_values(void) {
         const size_t one[1] = {1};
         const float nan_value = NAN, zero = 0.0f, minus_zero = -0.0f;
         float out = 1.0f;
-        CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, one, &nan_value, 1, one, &zero, 1, one, &out, &acts[1], 1),
+        CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, one, &nan_value, 1, one, &zero, 1, one, &out, &acts[1], test_pool(1)),
                      FOVEA_STATUS_OK);
         CHECK(float_bits(out) == 0u, "[%s] relu(NaN) is +0, got %g", test_isas[isa], (double)out);
         CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, one, &minus_zero, 1, one, &minus_zero, 1, one, &out,
-                                      &acts[1], 1), FOVEA_STATUS_OK);
+                                      &acts[1], test_pool(1)), FOVEA_STATUS_OK);
         CHECK(float_bits(out) == 0u, "[%s] relu(-0) is +0", test_isas[isa]);
-        CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, one, &nan_value, 1, one, &zero, 1, one, &out, &acts[2], 1),
+        CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, one, &nan_value, 1, one, &zero, 1, one, &out, &acts[2], test_pool(1)),
                      FOVEA_STATUS_OK);
         CHECK(isnan(out), "[%s] clip(NaN) is NaN", test_isas[isa]);
     }
@@ -291,7 +291,7 @@ static void activations(test_rng *rng) {
             const int in_place = (int)rng_int(rng, 0, 1);
             guarded_buffer y = guarded_alloc(count, (size_t)rng_int(rng, 0, 3));
             if (in_place) memcpy(y.data, x, count * sizeof(float));
-            CHECK_STATUS(fovea_activation_f32(act, count, in_place ? y.data : x, y.data, (size_t)rng_int(rng, 1, 2)),
+            CHECK_STATUS(fovea_activation_f32(act, count, in_place ? y.data : x, y.data, test_pool((size_t)rng_int(rng, 1, 2))),
                          FOVEA_STATUS_OK);
             long bad = 0;
             for (size_t i = 0; i < count; i++) bad += !same_float(y.data[i], want[i]);
@@ -337,7 +337,7 @@ static void sigmoid_accuracy(test_rng *rng) {
                     x[i] = float_from_bits(bits);
                 }
             }
-            CHECK_STATUS(fovea_sigmoid_f32((size_t)n, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_sigmoid_f32((size_t)n, x, y, test_pool(1)), FOVEA_STATUS_OK);
             for (long i = 0; i < n; i++) {
                 const long d = ulp_distance(y[i], reference_sigmoid(x[i]));
                 checked++;
@@ -359,7 +359,7 @@ static void sigmoid_accuracy(test_rng *rng) {
         for (size_t len = 1; len <= ns; len++) {
             float v[16];
             memcpy(v, specials, len * sizeof(float));
-            CHECK_STATUS(fovea_sigmoid_f32(len, v, v, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_sigmoid_f32(len, v, v, test_pool(1)), FOVEA_STATUS_OK);
             for (size_t i = 0; i < len; i++) {
                 const float want = reference_sigmoid(specials[i]);
                 CHECK(isnan(specials[i]) ? isnan(v[i]) : ulp_distance(v[i], want) <= 2,
@@ -368,7 +368,7 @@ static void sigmoid_accuracy(test_rng *rng) {
             }
         }
         float v3[3] = {-INFINITY, INFINITY, 0.0f};
-        CHECK_STATUS(fovea_sigmoid_f32(3, v3, v3, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_sigmoid_f32(3, v3, v3, test_pool(1)), FOVEA_STATUS_OK);
         CHECK(v3[0] == 0.0f && v3[1] == 1.0f && v3[2] == 0.5f, "[%s] sigmoid(-inf, inf, 0) = %g %g %g", test_isas[isa],
               (double)v3[0], (double)v3[1], (double)v3[2]);
     }
@@ -380,8 +380,8 @@ static void sigmoid_accuracy(test_rng *rng) {
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
         guarded_buffer one = guarded_alloc(count, 1), many = guarded_alloc(count, 2);
-        CHECK_STATUS(fovea_sigmoid_f32(count, xs, one.data, 1), FOVEA_STATUS_OK);
-        CHECK_STATUS(fovea_sigmoid_f32(count, xs, many.data, 2), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_sigmoid_f32(count, xs, one.data, test_pool(1)), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_sigmoid_f32(count, xs, many.data, test_pool(2)), FOVEA_STATUS_OK);
         CHECK(memcmp(one.data, many.data, count * sizeof(float)) == 0, "[%s] sigmoid: threads differ", test_isas[isa]);
         CHECK(guards_intact(&one) && guards_intact(&many), "[%s] sigmoid wrote outside y", test_isas[isa]);
         guarded_free(&one);
@@ -401,13 +401,13 @@ static void fenced_inputs(test_rng *rng) {
         const size_t shape[1] = {count}, one[1] = {1};
         for (int isa = 0; isa < test_isa_count; isa++) {
             if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
-            CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_DIV, 1, shape, a.data, 1, shape, b.data, 1, shape, y, NULL, 1),
+            CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_DIV, 1, shape, a.data, 1, shape, b.data, 1, shape, y, NULL, test_pool(1)),
                          FOVEA_STATUS_OK);
-            CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_SUB, 1, one, a.data, 1, shape, b.data, 1, shape, y, NULL, 1),
+            CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_SUB, 1, one, a.data, 1, shape, b.data, 1, shape, y, NULL, test_pool(1)),
                          FOVEA_STATUS_OK);
-            CHECK_STATUS(fovea_sigmoid_f32(count, a.data, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_sigmoid_f32(count, a.data, y, test_pool(1)), FOVEA_STATUS_OK);
             const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
-            CHECK_STATUS(fovea_activation_f32(&relu, count, b.data, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_activation_f32(&relu, count, b.data, y, test_pool(1)), FOVEA_STATUS_OK);
         }
         fenced_free(&a);
         fenced_free(&b);
@@ -421,40 +421,40 @@ static void bad_arguments(void) {
     float a[24] = {0}, b[24] = {0}, y[48];
     const size_t s23[2] = {2, 3}, s32[2] = {3, 2}, s3[1] = {3}, s13[2] = {1, 3}, s2[1] = {2};
     const size_t s1111111[7] = {1, 1, 1, 1, 1, 1, 1};
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s3, b, 2, s23, y, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s3, b, 2, s23, y, NULL, test_pool(1)), FOVEA_STATUS_OK);
 
     for (int i = 0; i < 48; i++) y[i] = 42.0f;
     /* Mismatched broadcast: [2,3] with [2] (trailing 3 vs 2). */
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s2, b, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s2, b, 2, s23, y, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
     /* Wrong y shape, wrong y rank. */
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s3, b, 2, s32, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s3, b, 2, s32, y, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s3, b, 1, s3, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 1, s3, b, 1, s3, y, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s13, a, 2, s13, b, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s13, a, 2, s13, b, 2, s23, y, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
     /* Rank above 6. */
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 7, s1111111, a, 7, s1111111, b, 7, s1111111, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 7, s1111111, a, 7, s1111111, b, 7, s1111111, y, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
     /* Unknown op or activation. */
-    CHECK_STATUS(fovea_binary_f32((fovea_binary_op)binary_op_count, 2, s23, a, 2, s23, b, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32((fovea_binary_op)binary_op_count, 2, s23, a, 2, s23, b, 2, s23, y, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
     const fovea_activation bogus = {(fovea_activation_kind)7, 0, 0, 0};
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, b, 2, s23, y, &bogus, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, b, 2, s23, y, &bogus, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
     /* NULL pointers. */
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, NULL, 2, s23, b, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, NULL, 2, s23, b, 2, s23, y, NULL, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, NULL, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, NULL, 2, s23, y, NULL, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, b, 2, s23, NULL, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, b, 2, s23, NULL, NULL, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, NULL, a, 2, s23, b, 2, s23, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, NULL, a, 2, s23, b, 2, s23, y, NULL, test_pool(1)),
                  FOVEA_STATUS_NULL_POINTER);
     /* Overflowing sizes. */
     const size_t huge[2] = {(size_t)1 << 40, (size_t)1 << 40};
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, huge, a, 2, huge, b, 2, huge, y, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, huge, a, 2, huge, b, 2, huge, y, NULL, test_pool(1)),
                  FOVEA_STATUS_TOO_LARGE);
     int untouched = 1;
     for (int i = 0; i < 48; i++) untouched &= y[i] == 42.0f;
@@ -462,43 +462,43 @@ static void bad_arguments(void) {
 
     /* Aliasing: y == a is fine only when a has y's shape; partial overlaps are refused. */
     float buffer[64] = {0};
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, buffer, 1, s3, b, 2, s23, buffer, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, buffer, 1, s3, b, 2, s23, buffer, NULL, test_pool(1)),
                  FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, s3, buffer, 2, s23, b, 2, s23, buffer, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 1, s3, buffer, 2, s23, b, 2, s23, buffer, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, buffer, 2, s23, b, 2, s23, buffer + 1, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, buffer, 2, s23, b, 2, s23, buffer + 1, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, buffer + 5, 2, s23, buffer, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, buffer + 5, 2, s23, buffer, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, buffer + 6, 2, s23, buffer, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_ADD, 2, s23, a, 2, s23, buffer + 6, 2, s23, buffer, NULL, test_pool(1)),
                  FOVEA_STATUS_OK); /* adjacent, not overlapping */
 
     /* Empty outputs: OK with NULL data, even against a broadcast 1. */
     const size_t s03[2] = {0, 3};
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_MUL, 2, s03, NULL, 2, s13, NULL, 2, s03, NULL, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_MUL, 2, s03, NULL, 2, s13, NULL, 2, s03, NULL, NULL, test_pool(1)),
                  FOVEA_STATUS_OK);
     const size_t s0[1] = {0};
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_MUL, 1, s0, NULL, 1, s2, NULL, 1, s2, NULL, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_MUL, 1, s0, NULL, 1, s2, NULL, 1, s2, NULL, NULL, test_pool(1)),
                  FOVEA_STATUS_INVALID_PARAMETER); /* 0 against 2 does not broadcast */
     /* Rank 0 with rank 0: one element, shapes may be NULL. */
     const float two = 2.0f, three = 3.0f;
     float six = 0.0f;
-    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_MUL, 0, NULL, &two, 0, NULL, &three, 0, NULL, &six, NULL, 1),
+    CHECK_STATUS(fovea_binary_f32(FOVEA_BINARY_MUL, 0, NULL, &two, 0, NULL, &three, 0, NULL, &six, NULL, test_pool(1)),
                  FOVEA_STATUS_OK);
     CHECK(six == 6.0f, "2 * 3 = %g", (double)six);
 
     /* Unary. */
     const fovea_activation relu = {FOVEA_ACTIVATION_RELU, 0, 0, 0};
-    CHECK_STATUS(fovea_activation_f32(&relu, 4, NULL, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_activation_f32(&relu, 4, a, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_activation_f32(&bogus, 4, a, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_activation_f32(&relu, 4, buffer, buffer + 2, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_activation_f32(&relu, 0, NULL, NULL, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_activation_f32(&relu, SIZE_MAX / 2, a, y, 1), FOVEA_STATUS_TOO_LARGE);
-    CHECK_STATUS(fovea_sigmoid_f32(4, NULL, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_sigmoid_f32(4, buffer + 1, buffer, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_sigmoid_f32(0, NULL, NULL, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_sigmoid_f32(SIZE_MAX / 2, a, y, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_activation_f32(&relu, 4, NULL, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_activation_f32(&relu, 4, a, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_activation_f32(&bogus, 4, a, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_activation_f32(&relu, 4, buffer, buffer + 2, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_activation_f32(&relu, 0, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_activation_f32(&relu, SIZE_MAX / 2, a, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_sigmoid_f32(4, NULL, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_sigmoid_f32(4, buffer + 1, buffer, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_sigmoid_f32(0, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_sigmoid_f32(SIZE_MAX / 2, a, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
 }
 
 int main(void) {

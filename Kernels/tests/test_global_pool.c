@@ -14,8 +14,8 @@ static void compare_all_variants(size_t batch, size_t channels, size_t spatial, 
         for (int isa = 0; isa < test_isa_count; isa++) {
             if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
             guarded_buffer y = guarded_alloc(planes, (size_t)isa);
-            CHECK_STATUS(is_max ? fovea_global_maxpool_f32(batch, channels, spatial, x, y.data, threads)
-                                : fovea_global_avgpool_f32(batch, channels, spatial, x, y.data, threads),
+            CHECK_STATUS(is_max ? fovea_global_maxpool_f32(batch, channels, spatial, x, y.data, test_pool(threads))
+                                : fovea_global_avgpool_f32(batch, channels, spatial, x, y.data, test_pool(threads)),
                          FOVEA_STATUS_OK);
             for (size_t plane = 0; plane < planes; plane++) {
                 const float *in = x + plane * spatial;
@@ -90,9 +90,9 @@ static void known_values(void) {
     float y[2];
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (fovea_kernels_set_isa(test_isas[isa]) != FOVEA_STATUS_OK) continue;
-        CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 3, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 3, x, y, test_pool(1)), FOVEA_STATUS_OK);
         CHECK(y[0] == 2.0f && y[1] == -2.833333333f, "[%s] averages %g %g", test_isas[isa], (double)y[0], (double)y[1]);
-        CHECK_STATUS(fovea_global_maxpool_f32(2, 1, 3, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_global_maxpool_f32(2, 1, 3, x, y, test_pool(1)), FOVEA_STATUS_OK);
         CHECK(y[0] == 3.0f && y[1] == 0.5f, "[%s] maxima %g %g", test_isas[isa], (double)y[0], (double)y[1]);
     }
     fovea_kernels_set_isa("auto");
@@ -101,7 +101,7 @@ static void known_values(void) {
 /* One global max of `count` values with the active ISA. */
 static float global_max(const float *x, size_t count) {
     float y = 42.0f;
-    CHECK_STATUS(fovea_global_maxpool_f32(1, 1, count, x, &y, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_global_maxpool_f32(1, 1, count, x, &y, test_pool(1)), FOVEA_STATUS_OK);
     return y;
 }
 
@@ -151,17 +151,17 @@ static void special_values(void) {
                 for (size_t i = 0; i < count; i++) x[i] = (float)i;
                 x[at] = NAN;
                 CHECK_MAX(x, count, count == 1 ? -INFINITY : last ? (float)(count - 2) : (float)(count - 1), "NaN in a ramp");
-                CHECK_STATUS(fovea_global_avgpool_f32(1, 1, count, x, y, 1), FOVEA_STATUS_OK);
+                CHECK_STATUS(fovea_global_avgpool_f32(1, 1, count, x, y, test_pool(1)), FOVEA_STATUS_OK);
                 CHECK(isnan(y[0]), "[%s] the average of a plane with a NaN is NaN", test_isas[isa]);
             }
         }
         /* LayerCheck.poolingSpecialCases: planes [-inf NaN -inf -inf] and [NaN NaN inf 2]. */
         const float pairs[8] = {-INFINITY, NAN, -INFINITY, -INFINITY, NAN, NAN, INFINITY, 2};
         float two[2];
-        CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 4, pairs, two, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 4, pairs, two, test_pool(1)), FOVEA_STATUS_OK);
         CHECK(two[0] == -INFINITY && two[1] == INFINITY, "[%s] LayerCheck's global max: %g %g", test_isas[isa],
               (double)two[0], (double)two[1]);
-        CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 4, pairs, two, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 4, pairs, two, test_pool(1)), FOVEA_STATUS_OK);
         CHECK(isnan(two[0]) && isnan(two[1]), "[%s] LayerCheck's global average: %g %g", test_isas[isa],
               (double)two[0], (double)two[1]);
     }
@@ -170,14 +170,14 @@ static void special_values(void) {
 
 static void bad_arguments(void) {
     float x[4] = {0}, y[4] = {7, 7, 7, 7};
-    CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 2, NULL, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 2, x, NULL, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 0, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 0, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_global_avgpool_f32((size_t)1 << 40, (size_t)1 << 40, 1, x, y, 1), FOVEA_STATUS_TOO_LARGE);
-    CHECK_STATUS(fovea_global_maxpool_f32(1, 1, (size_t)1 << 62, x, y, 1), FOVEA_STATUS_TOO_LARGE);
-    CHECK_STATUS(fovea_global_avgpool_f32(0, 5, 3, NULL, NULL, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_global_maxpool_f32(5, 0, 0, NULL, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 2, NULL, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 2, x, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_global_avgpool_f32(1, 2, 0, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_global_maxpool_f32(1, 2, 0, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_global_avgpool_f32((size_t)1 << 40, (size_t)1 << 40, 1, x, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_global_maxpool_f32(1, 1, (size_t)1 << 62, x, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_global_avgpool_f32(0, 5, 3, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_global_maxpool_f32(5, 0, 0, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
     CHECK(y[0] == 7 && y[3] == 7, "failed calls must not write");
 }
 

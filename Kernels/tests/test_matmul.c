@@ -31,7 +31,7 @@ static void check_shape(size_t m, size_t k, size_t n, int transposed, int with_b
     if (act == 1) activation.kind = FOVEA_ACTIVATION_RELU;
     if (act == 2) activation = (fovea_activation){FOVEA_ACTIVATION_CLIP, -0.25f, 0.25f, 0};
     CHECK_STATUS(fovea_matmul_f32(m, a, lda, packed, with_bias ? bias : NULL, c.data, ldc, act ? &activation : NULL,
-                                  workspace, workspace_floats, threads),
+                                  workspace, workspace_floats, test_pool(threads)),
                  FOVEA_STATUS_OK);
     long bad = 0;
     for (size_t i = 0; i < m; i++) {
@@ -66,12 +66,12 @@ static void check_bad_arguments(void) {
     CHECK_STATUS(fovea_matmul_pack_b(3, 4, b, 4, 1, 1, packed, 256), FOVEA_STATUS_OK);
     const size_t ws = fovea_matmul_workspace_floats(packed, 3, 1);
     CHECK(ws > 0 && ws <= 4096, "workspace %zu", ws);
-    CHECK_STATUS(fovea_matmul_f32(3, NULL, 3, packed, NULL, c, 4, NULL, workspace, ws, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_matmul_f32(0, a, 3, packed, NULL, c, 4, NULL, workspace, ws, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_matmul_f32(3, a, 2, packed, NULL, c, 4, NULL, workspace, ws, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_matmul_f32(3, a, 3, packed, NULL, c, 3, NULL, workspace, ws, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_matmul_f32(3, a, 3, packed, NULL, c, 4, NULL, workspace, 0, 1), FOVEA_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(fovea_matmul_f32(3, a, 3, b, NULL, c, 4, NULL, workspace, ws, 1), FOVEA_STATUS_PACKING_MISMATCH);
+    CHECK_STATUS(fovea_matmul_f32(3, NULL, 3, packed, NULL, c, 4, NULL, workspace, ws, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_matmul_f32(0, a, 3, packed, NULL, c, 4, NULL, workspace, ws, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_matmul_f32(3, a, 2, packed, NULL, c, 4, NULL, workspace, ws, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_matmul_f32(3, a, 3, packed, NULL, c, 3, NULL, workspace, ws, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_matmul_f32(3, a, 3, packed, NULL, c, 4, NULL, workspace, 0, test_pool(1)), FOVEA_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(fovea_matmul_f32(3, a, 3, b, NULL, c, 4, NULL, workspace, ws, test_pool(1)), FOVEA_STATUS_PACKING_MISMATCH);
     CHECK(fovea_matmul_workspace_floats(b, 3, 1) == 0, "garbage taken as packed B");
     for (int i = 0; i < 12; i++) CHECK(c[i] == 0, "a refused call wrote C");
 }

@@ -59,8 +59,8 @@ static void compare_all_variants(const fovea_pool2d_params *p, const float *x, s
             if (!fovea_kernels_isa_supported(test_isas[isa])) continue;
             CHECK_STATUS(fovea_kernels_set_isa(test_isas[isa]), FOVEA_STATUS_OK);
             guarded_buffer y = guarded_alloc(count, misalign);
-            const fovea_status status = is_max ? fovea_maxpool2d_f32(p, x, y.data, threads)
-                                                : fovea_avgpool2d_f32(p, x, y.data, threads);
+            const fovea_status status = is_max ? fovea_maxpool2d_f32(p, x, y.data, test_pool(threads))
+                                                : fovea_avgpool2d_f32(p, x, y.data, test_pool(threads));
             CHECK(status == FOVEA_STATUS_OK, "%s %s: status %d (%s)", test_isas[isa], is_max ? "max" : "avg",
                   (int)status, text);
             long mismatches = 0;
@@ -328,29 +328,29 @@ static void known_values(void) {
         for (int i = 0; i < 16; i++) ramp[i] = (float)i;
         fovea_pool2d_params p = params_2d(4, 4, 2, 2, 2, 2);
         float y[4];
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("max 2x2/2 on a ramp", y, (const float[]){5, 7, 13, 15}, 4);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg 2x2/2 on a ramp", y, (const float[]){2.5f, 4.5f, 10.5f, 12.5f}, 4);
 
         /* 1×1 input, 1×1 kernel: the identity. */
         p = params_2d(1, 1, 1, 1, 1, 1);
         const float one[1] = {-3.25f};
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, one, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, one, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("max 1x1", y, one, 1);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg 1x1", y, one, 1);
 
         /* A 3×3 window larger than the 2×2 input, padded by 1 all round. */
         p = params_2d(2, 2, 2, 2, 3, 1);
         p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 1;
         const float small[4] = {1, 2, 3, 4};
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, small, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, small, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("max 3x3 over 2x2", y, (const float[]){4, 4, 4, 4}, 4);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, small, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, small, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg 3x3 over 2x2", y, (const float[]){2.5f, 2.5f, 2.5f, 2.5f}, 4);
         p.count_include_pad = 1;
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, small, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, small, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg 3x3 over 2x2, pads counted", y, (const float[]){10.0f / 9, 10.0f / 9, 10.0f / 9, 10.0f / 9}, 4);
 
         /*
@@ -364,12 +364,12 @@ static void known_values(void) {
         p.pad_left = p.pad_right = 1;
         const float row[4] = {1, 2, 3, 4};
         float y3[3];
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, row, y3, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, row, y3, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg ceil mode", y3, (const float[]){1.5f, 3, 4}, 3);
         p.count_include_pad = 1;
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, row, y3, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, row, y3, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg ceil mode, pads counted", y3, (const float[]){1, 3, 2}, 3);
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, row, y3, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, row, y3, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("max ceil mode", y3, (const float[]){2, 4, 4}, 3);
 
         /* Dilation 2: taps 0, 2, 4 of a 1×5 row. */
@@ -377,9 +377,9 @@ static void known_values(void) {
         p.kernel_width = 3;
         p.dilation_width = 2;
         const float five[5] = {1, 100, 2, 100, 3};
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, five, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, five, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("max dilated", y, (const float[]){3}, 1);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, five, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, five, y, test_pool(1)), FOVEA_STATUS_OK);
         check_outputs("avg dilated", y, (const float[]){2}, 1);
     }
     fovea_kernels_set_isa("auto");
@@ -415,31 +415,31 @@ static void special_values(void) {
 
         /* All NaN: nothing beats -FLT_MAX. Average: NaN. */
         for (int i = 0; i < width; i++) x[i] = NAN, want[i] = -FLT_MAX;
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max of all NaN", -1, y, want, width);
         for (int i = 0; i < width; i++) want[i] = NAN;
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg of all NaN", -1, y, want, width);
 
         /* All -inf: -FLT_MAX (not -inf). */
         for (int i = 0; i < width; i++) x[i] = -INFINITY, want[i] = -FLT_MAX;
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max of all -inf", -1, y, want, width);
 
         /* +0 and -0 alternating: of equal values the first tap inside the input stays. */
         for (int i = 0; i < width; i++) x[i] = i % 2 ? -0.0f : 0.0f;
         for (int i = 0; i < width; i++) want[i] = x[i > 0 ? i - 1 : 0];
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max of +0 / -0 alternating", -1, y, want, width);
         for (int i = 0; i < width; i++) x[i] = i % 2 ? 0.0f : -0.0f;
         for (int i = 0; i < width; i++) want[i] = x[i > 0 ? i - 1 : 0];
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max of -0 / +0 alternating", -1, y, want, width);
         for (int i = 0; i < width; i++) x[i] = -0.0f, want[i] = -0.0f;
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max of all -0", -1, y, want, width);
         for (int i = 0; i < width; i++) want[i] = 0.0f; /* +0 + -0 = +0, and the sum starts at +0 */
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg of all -0", -1, y, want, width);
 
         for (int at = 0; at < width; at++) {
@@ -448,34 +448,34 @@ static void special_values(void) {
             /* One NaN among -1: ignored by max; the windows holding it average to NaN. */
             for (int i = 0; i < width; i++) x[i] = -1.0f, want[i] = -1.0f;
             x[at] = NAN;
-            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             check_bits("max ignores one NaN", at, y, want, width);
-            CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             for (int i = 0; i < width; i++) CHECK(isnan(y[i]) == (lo <= i && i <= hi), "[%s] avg with NaN at %d: output %d is %g", test_isas[isa], at, i, (double)y[i]);
 
             /* One -inf among NaN: -FLT_MAX everywhere. */
             for (int i = 0; i < width; i++) x[i] = NAN, want[i] = -FLT_MAX;
             x[at] = -INFINITY;
-            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             check_bits("max of -inf and NaN", at, y, want, width);
 
             /* One -FLT_MAX, then one +inf, among -inf. */
             for (int i = 0; i < width; i++) x[i] = -INFINITY, want[i] = -FLT_MAX;
             x[at] = -FLT_MAX;
-            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             check_bits("max of -FLT_MAX and -inf", at, y, want, width);
             x[at] = INFINITY;
             for (int i = lo; i <= hi; i++) want[i] = INFINITY;
-            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             check_bits("max of +inf and -inf", at, y, want, width);
-            CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             for (int i = lo; i <= hi; i++) CHECK(isnan(y[i]), "[%s] avg of +inf and -inf is NaN", test_isas[isa]);
 
             /* One +0 among -0: it wins only where it is the first tap of its window. */
             for (int i = 0; i < width; i++) x[i] = -0.0f;
             x[at] = 0.0f;
             for (int i = 0; i < width; i++) want[i] = x[i > 0 ? i - 1 : 0];
-            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
             check_bits("max of one +0 among -0", at, y, want, width);
         }
     }
@@ -494,12 +494,12 @@ static void padding_only_windows(void) {
 
         /* An output one column wider than the input allows: the third column reads only x[.., 4..5]. */
         fovea_pool2d_params p = params_2d(4, 4, 2, 3, 2, 2);
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max, a column of windows past the input", -1, y, (const float[]){5, 7, -FLT_MAX, 13, 15, -FLT_MAX}, 6);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg, a column of windows past the input", -1, y, (const float[]){2.5f, 4.5f, 0, 10.5f, 12.5f, 0}, 6);
         p.count_include_pad = 1; /* no pads: those taps are beyond the padded input too */
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, ramp, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg, a column of windows past the input, pads counted", -1, y,
                    (const float[]){2.5f, 4.5f, 0, 10.5f, 12.5f, 0}, 6);
 
@@ -509,18 +509,18 @@ static void padding_only_windows(void) {
         p.dilation_width = 2;
         p.pad_left = p.pad_right = 1;
         const float one[1] = {7};
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, one, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, one, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max, taps around the input", -1, y, (const float[]){-FLT_MAX}, 1);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg, taps around the input", -1, y, (const float[]){0}, 1);
         p.count_include_pad = 1; /* 2 padded taps: 0 / 2 */
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, one, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg, taps around the input, pads counted", -1, y, (const float[]){0}, 1);
 
         /* No input rows at all. */
         p = params_2d(0, 4, 1, 1, 1, 1);
         p.pad_top = 1;
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, ramp, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max with no input rows", -1, y, (const float[]){-FLT_MAX}, 1);
 
         /*
@@ -531,7 +531,7 @@ static void padding_only_windows(void) {
         p.pad_top = p.pad_left = p.pad_bottom = p.pad_right = 3;
         const float x[4] = {1, -INFINITY, NAN, 4};
         const float F = -FLT_MAX;
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max, LayerCheck's windows in the padding", -1, y,
                    (const float[]){F, F, F, F, F, F, F,
                                    F, F, F, F, F, F, F,
@@ -540,7 +540,7 @@ static void padding_only_windows(void) {
                                    F, F, F, 4, 4, F, F,  /* row 1 only: (NaN), (NaN, 4), (4) */
                                    F, F, F, F, F, F, F,
                                    F, F, F, F, F, F, F}, 49);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
         const float N = NAN, Z = 0.0f;
         check_bits("avg, LayerCheck's windows in the padding", -1, y,
                    (const float[]){Z, Z, Z, Z, Z, Z, Z,
@@ -556,9 +556,9 @@ static void padding_only_windows(void) {
         p.channels = 2;
         p.kernel_width = 2;
         const float pairs[8] = {-INFINITY, NAN, -INFINITY, -INFINITY, NAN, NAN, INFINITY, 2};
-        CHECK_STATUS(fovea_maxpool2d_f32(&p, pairs, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_maxpool2d_f32(&p, pairs, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("max of -inf and NaN pairs", -1, y, (const float[]){F, F, F, F, INFINITY, INFINITY}, 6);
-        CHECK_STATUS(fovea_avgpool2d_f32(&p, pairs, y, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_avgpool2d_f32(&p, pairs, y, test_pool(1)), FOVEA_STATUS_OK);
         check_bits("avg of -inf and NaN pairs", -1, y, (const float[]){N, N, -INFINITY, N, N, INFINITY}, 6);
     }
     fovea_kernels_set_isa("auto");
@@ -569,48 +569,48 @@ static void padding_only_windows(void) {
 static void bad_parameters(void) {
     float x[16] = {0}, y[16];
     const fovea_pool2d_params good = params_2d(4, 4, 2, 2, 2, 2);
-    CHECK_STATUS(fovea_maxpool2d_f32(&good, x, y, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_maxpool2d_f32(&good, x, y, test_pool(1)), FOVEA_STATUS_OK);
 
-    CHECK_STATUS(fovea_maxpool2d_f32(NULL, x, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_avgpool2d_f32(&good, NULL, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_avgpool2d_f32(&good, x, NULL, 1), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_maxpool2d_f32(NULL, x, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_avgpool2d_f32(&good, NULL, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_avgpool2d_f32(&good, x, NULL, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
 
     fovea_pool2d_params p = good;
     p.kernel_width = 0;
-    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     p = good;
     p.stride_height = 0;
-    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     p = good;
     p.dilation_width = 0;
-    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     p = good;
     p.pad_left = FOVEA_KERNELS_MAX_EXTENT + 1;
-    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     p = good;
     p.input_width = (size_t)-1;
-    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
 
     /* Element counts whose byte size overflows. */
     p = good;
     p.batch = (size_t)1 << 40;
     p.channels = (size_t)1 << 40;
-    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
     p = good;
     p.batch = (size_t)1 << 62;
-    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
 
     /* Nothing to do: no planes or no outputs. Pointers may then be NULL, and y is not touched. */
     p = good;
     p.batch = 0;
-    CHECK_STATUS(fovea_maxpool2d_f32(&p, NULL, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_maxpool2d_f32(&p, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
     p = good;
     p.channels = 0;
-    CHECK_STATUS(fovea_avgpool2d_f32(&p, NULL, NULL, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
     p = good;
     p.output_height = 0;
     y[0] = 42.0f;
-    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_avgpool2d_f32(&p, x, y, test_pool(1)), FOVEA_STATUS_OK);
     CHECK(y[0] == 42.0f, "an empty output must not be written");
 }
 
@@ -630,12 +630,12 @@ static void thread_counts_agree(test_rng *rng) {
     if (x == NULL || one == NULL || many == NULL) exit(2);
     fill_input(rng, x, in_count, 0);
     for (int is_max = 0; is_max <= 1; is_max++) {
-        CHECK_STATUS(is_max ? fovea_maxpool2d_f32(&p, x, one, 1) : fovea_avgpool2d_f32(&p, x, one, 1), FOVEA_STATUS_OK);
+        CHECK_STATUS(is_max ? fovea_maxpool2d_f32(&p, x, one, test_pool(1)) : fovea_avgpool2d_f32(&p, x, one, test_pool(1)), FOVEA_STATUS_OK);
         static const size_t counts[] = {0, 2, 3, 100};
         for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
             const size_t threads = counts[i];
             memset(many, 0xff, out_count * sizeof(float));
-            CHECK_STATUS(is_max ? fovea_maxpool2d_f32(&p, x, many, threads) : fovea_avgpool2d_f32(&p, x, many, threads),
+            CHECK_STATUS(is_max ? fovea_maxpool2d_f32(&p, x, many, test_pool(threads)) : fovea_avgpool2d_f32(&p, x, many, test_pool(threads)),
                          FOVEA_STATUS_OK);
             CHECK(memcmp(one, many, out_count * sizeof(float)) == 0, "%zu threads differ from 1 thread", threads);
         }

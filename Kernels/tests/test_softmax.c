@@ -78,7 +78,7 @@ static void check_problem(test_rng *rng, size_t outer, size_t axis, size_t inner
         CHECK_STATUS(fovea_kernels_set_isa(test_isas[isa]), FOVEA_STATUS_OK);
         guarded_buffer y = guarded_alloc(count, (size_t)rng_int(rng, 0, 3));
         if (in_place) memcpy(y.data, x, count * sizeof(float));
-        CHECK_STATUS(fovea_softmax_f32(outer, axis, inner, in_place ? y.data : input, y.data, take_log, threads),
+        CHECK_STATUS(fovea_softmax_f32(outer, axis, inner, in_place ? y.data : input, y.data, take_log, test_pool(threads)),
                      FOVEA_STATUS_OK);
         long bad = 0;
         size_t first = 0;
@@ -148,12 +148,12 @@ static void special_values(void) {
                 x[k * inner] = row[k];
                 if (inner == 2) x[k * 2 + 1] = 0.0f;
             }
-            CHECK_STATUS(fovea_softmax_f32(1, 5, inner, x, y, 0, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_softmax_f32(1, 5, inner, x, y, 0, test_pool(1)), FOVEA_STATUS_OK);
             CHECK(float_bits(y[1 * inner]) == 0 && float_bits(y[3 * inner]) == 0, "[%s] softmax(-inf) is +0",
                   test_isas[isa]);
             const double s = exp(-1.0) + 1.0 + exp(-2.0);
             CHECK(fabs(y[2 * inner] - 1.0 / s) < 1e-6, "[%s] softmax value %g", test_isas[isa], (double)y[2 * inner]);
-            CHECK_STATUS(fovea_softmax_f32(1, 5, inner, x, y, 1, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_softmax_f32(1, 5, inner, x, y, 1, test_pool(1)), FOVEA_STATUS_OK);
             CHECK(y[1 * inner] == -INFINITY && y[3 * inner] == -INFINITY, "[%s] log softmax(-inf) is -inf",
                   test_isas[isa]);
             CHECK(fabs(y[2 * inner] + log(s)) < 1e-6, "[%s] log softmax value %g", test_isas[isa],
@@ -165,7 +165,7 @@ static void special_values(void) {
                     for (size_t k = 0; k < 5; k++) x[k * inner] = row[k];
                     x[at * inner] = bad[b];
                     for (int take_log = 0; take_log <= 1; take_log++) {
-                        CHECK_STATUS(fovea_softmax_f32(1, 5, inner, x, y, take_log, 1), FOVEA_STATUS_OK);
+                        CHECK_STATUS(fovea_softmax_f32(1, 5, inner, x, y, take_log, test_pool(1)), FOVEA_STATUS_OK);
                         for (size_t k = 0; k < 5; k++) {
                             CHECK(isnan(y[k * inner]), "[%s] %g at %zu: output %zu is %g (log %d)", test_isas[isa],
                                   (double)bad[b], at, k, (double)y[k * inner], take_log);
@@ -180,14 +180,14 @@ static void special_values(void) {
             /* A single element: softmax 1, log softmax 0. */
             const float one = -123.5f;
             float out = 0;
-            CHECK_STATUS(fovea_softmax_f32(1, 1, 1, &one, &out, 0, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_softmax_f32(1, 1, 1, &one, &out, 0, test_pool(1)), FOVEA_STATUS_OK);
             CHECK(out == 1.0f, "[%s] softmax of one element is %g", test_isas[isa], (double)out);
-            CHECK_STATUS(fovea_softmax_f32(1, 1, 1, &one, &out, 1, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_softmax_f32(1, 1, 1, &one, &out, 1, test_pool(1)), FOVEA_STATUS_OK);
             CHECK(out == 0.0f, "[%s] log softmax of one element is %g", test_isas[isa], (double)out);
             /* Huge spreads: FLT_MAX and -FLT_MAX. */
             const float wide[3] = {FLT_MAX, -FLT_MAX, FLT_MAX};
             float w3[3];
-            CHECK_STATUS(fovea_softmax_f32(1, 3, 1, wide, w3, 0, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_softmax_f32(1, 3, 1, wide, w3, 0, test_pool(1)), FOVEA_STATUS_OK);
             CHECK(w3[0] == 0.5f && w3[1] == 0.0f && w3[2] == 0.5f, "[%s] softmax(FLT_MAX, -FLT_MAX, FLT_MAX) = %g %g %g",
                   test_isas[isa], (double)w3[0], (double)w3[1], (double)w3[2]);
         }
@@ -197,19 +197,19 @@ static void special_values(void) {
 
 static void bad_arguments(void) {
     float x[16] = {0}, y[16];
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, y, 0, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, NULL, y, 0, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, NULL, 1, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, x + 1, 0, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x + 3, x, 0, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, x, 0, 1), FOVEA_STATUS_OK); /* in place */
-    CHECK_STATUS(fovea_softmax_f32((size_t)1 << 40, (size_t)1 << 40, 1, x, y, 0, 1), FOVEA_STATUS_TOO_LARGE);
-    CHECK_STATUS(fovea_softmax_f32(0, 4, 2, NULL, NULL, 0, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_softmax_f32(2, 0, 2, NULL, NULL, 0, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 0, NULL, NULL, 0, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, y, 0, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, NULL, y, 0, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, NULL, 1, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, x + 1, 0, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x + 3, x, 0, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, x, 0, test_pool(1)), FOVEA_STATUS_OK); /* in place */
+    CHECK_STATUS(fovea_softmax_f32((size_t)1 << 40, (size_t)1 << 40, 1, x, y, 0, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_softmax_f32(0, 4, 2, NULL, NULL, 0, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_softmax_f32(2, 0, 2, NULL, NULL, 0, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 0, NULL, NULL, 0, test_pool(1)), FOVEA_STATUS_OK);
     for (int i = 0; i < 16; i++) y[i] = 42.0f;
-    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, x + 1, 0, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_softmax_f32((size_t)1 << 62, 4, 2, x, y, 0, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_softmax_f32(2, 4, 2, x, x + 1, 0, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_softmax_f32((size_t)1 << 62, 4, 2, x, y, 0, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
     int untouched = 1;
     for (int i = 0; i < 16; i++) untouched &= y[i] == 42.0f;
     CHECK(untouched, "softmax wrote its output despite an error");

@@ -13,7 +13,7 @@ static void check(size_t rank, const size_t *shape, const size_t *perm, size_t t
     float *x = malloc((count + 1) * sizeof(float)), *want = malloc((count + 1) * sizeof(float));
     for (size_t i = 0; i < count; i++) x[i] = rng_float(rng);
     guarded_buffer y = guarded_alloc(count, (size_t)rng_int(rng, 0, 3));
-    CHECK_STATUS(fovea_transpose_f32(rank, shape, perm, x, y.data, threads), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_transpose_f32(rank, shape, perm, x, y.data, test_pool(threads)), FOVEA_STATUS_OK);
     reference_transpose(rank, shape, perm, x, want);
     long bad = 0;
     for (size_t i = 0; i < count; i++) bad += !same_float(y.data[i], want[i]);
@@ -52,17 +52,17 @@ int main(void) {
     const size_t huge[] = {(size_t)1 << 20, (size_t)1 << 20, (size_t)1 << 20, (size_t)1 << 20}, perm4[] = {3, 2, 1, 0};
     const size_t nine[9] = {1, 1, 1, 1, 1, 1, 1, 1, 1}, perm9[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     const size_t too_wide[] = {FOVEA_KERNELS_MAX_EXTENT + 1, 1};
-    CHECK_STATUS(fovea_transpose_f32(2, shape, good, NULL, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_transpose_f32(2, NULL, good, x, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_transpose_f32(2, shape, repeated, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_transpose_f32(2, shape, outside, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_transpose_f32(9, nine, perm9, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_transpose_f32(2, too_wide, good, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_transpose_f32(4, huge, perm4, x, y, 1), FOVEA_STATUS_TOO_LARGE);
+    CHECK_STATUS(fovea_transpose_f32(2, shape, good, NULL, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_transpose_f32(2, NULL, good, x, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_transpose_f32(2, shape, repeated, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_transpose_f32(2, shape, outside, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_transpose_f32(9, nine, perm9, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_transpose_f32(2, too_wide, good, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_transpose_f32(4, huge, perm4, x, y, test_pool(1)), FOVEA_STATUS_TOO_LARGE);
     for (int i = 0; i < 8; i++) CHECK(y[i] == 0, "a refused call wrote y");
     const size_t scalar_shape[1] = {1}, scalar_perm[1] = {0};
     x[0] = 3;
-    CHECK_STATUS(fovea_transpose_f32(0, scalar_shape, scalar_perm, x, y, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_transpose_f32(0, scalar_shape, scalar_perm, x, y, test_pool(1)), FOVEA_STATUS_OK);
     CHECK(y[0] == 3, "a rank-0 tensor is one element");
     return test_finish("transpose");
 }

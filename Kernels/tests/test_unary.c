@@ -136,7 +136,7 @@ static size_t make_inputs(float *x, size_t capacity) {
 }
 
 static void check_case(const case_spec *c, const char *isa, size_t n, const float *x, float *y) {
-    CHECK_STATUS(fovea_unary_f32(&c->fn, n, x, y, 1), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_unary_f32(&c->fn, n, x, y, test_pool(1)), FOVEA_STATUS_OK);
     double worst = 0;
     float worst_x = 0;
     long bad = 0;
@@ -184,7 +184,7 @@ static void check_layer_norm(const char *isa) {
             scale[j] = 0.5f + (float)(j % 5) * 0.25f;
             bias[j] = (float)(j % 3) - 1.0f;
         }
-        CHECK_STATUS(fovea_layer_norm_f32(outer, inner, x, scale, bias, 1e-5f, y, 2), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_layer_norm_f32(outer, inner, x, scale, bias, 1e-5f, y, test_pool(2)), FOVEA_STATUS_OK);
         for (size_t r = 0; r < outer; r++) {
             double mean = 0, variance = 0;
             for (size_t j = 0; j < inner; j++) mean += x[r * inner + j];
@@ -213,20 +213,20 @@ int main(void) {
         /* In place, threads, odd counts: the same results as out of place on one thread. */
         float *copy = malloc(1001 * sizeof(float)), *expected = malloc(1001 * sizeof(float));
         memcpy(copy, x + 100000, 1001 * sizeof(float));
-        CHECK_STATUS(fovea_unary_f32(&cases[6].fn, 1001, copy, expected, 1), FOVEA_STATUS_OK);
-        CHECK_STATUS(fovea_unary_f32(&cases[6].fn, 1001, copy, copy, 2), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_unary_f32(&cases[6].fn, 1001, copy, expected, test_pool(1)), FOVEA_STATUS_OK);
+        CHECK_STATUS(fovea_unary_f32(&cases[6].fn, 1001, copy, copy, test_pool(2)), FOVEA_STATUS_OK);
         CHECK(memcmp(copy, expected, 1001 * sizeof(float)) == 0, "[%s] in place differs", test_isas[isa]);
         free(copy); free(expected);
     }
     CHECK_STATUS(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK);
     /* Bad arguments. */
     const fovea_unary bogus = {(fovea_unary_kind)99, 0, 0};
-    CHECK_STATUS(fovea_unary_f32(&bogus, 4, x, y, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_unary_f32(NULL, 4, x, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_unary_f32(&cases[0].fn, 4, NULL, y, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_unary_f32(&cases[0].fn, 8, x, x + 1, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_unary_f32(&cases[0].fn, 0, NULL, NULL, 1), FOVEA_STATUS_OK);
-    CHECK_STATUS(fovea_layer_norm_f32(2, 4, x, NULL, NULL, 1e-5f, y, 1), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_unary_f32(&bogus, 4, x, y, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_unary_f32(NULL, 4, x, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_unary_f32(&cases[0].fn, 4, NULL, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(fovea_unary_f32(&cases[0].fn, 8, x, x + 1, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_unary_f32(&cases[0].fn, 0, NULL, NULL, test_pool(1)), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_layer_norm_f32(2, 4, x, NULL, NULL, 1e-5f, y, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
     free(x);
     free(y);
     return test_finish("unary");

@@ -97,7 +97,7 @@ static double run_and_measure(const fovea_conv2d_params *p, const void *packed, 
     unsigned char *ws = (unsigned char *)malloc(ws_bytes + 8);
     if (ws == NULL) exit(2);
     const fovea_status status = fovea_winograd_conv2d_f32(p, packed, x, y.data, stride, run_bias, act,
-                                                          ws + workspace_misalign, ws_bytes, threads);
+                                                          ws + workspace_misalign, ws_bytes, test_pool(threads));
     double error = -1.0;
     CHECK(status == FOVEA_STATUS_OK, "run returned %d (%s)", (int)status, fovea_status_description(status));
     if (status == FOVEA_STATUS_OK) {
@@ -247,7 +247,7 @@ static void measured_error(test_rng *rng) {
                 const size_t need = fovea_conv2d_workspace_size(packed, 1);
                 void *ws = malloc(need > 0 ? need : 1);
                 if (ws == NULL) exit(2);
-                if (fovea_conv2d_f32(&p, packed, x, y, M * H * H, NULL, NULL, ws, need, 1) == FOVEA_STATUS_OK) {
+                if (fovea_conv2d_f32(&p, packed, x, y, M * H * H, NULL, NULL, ws, need, test_pool(1)) == FOVEA_STATUS_OK) {
                     double max_ref = 0.0, max_diff = 0.0;
                     for (size_t i = 0; i < out_count; i++) {
                         max_ref = fmax(max_ref, fabs(ref[i]));
@@ -306,7 +306,7 @@ static void known_values(void) {
             static unsigned char ws[1 << 18];
             float y[9];
             CHECK(fovea_winograd_workspace_size(packed, 1) <= sizeof ws, "workspace for a tiny layer");
-            CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, y, 9, NULL, NULL, ws, sizeof ws, 1), FOVEA_STATUS_OK);
+            CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, y, 9, NULL, NULL, ws, sizeof ws, test_pool(1)), FOVEA_STATUS_OK);
             for (int i = 0; i < 9; i++) {
                 CHECK(fabs(y[i] - want[i]) <= 1e-5 * 9, "F%zu %s: ones, output %d is %.9g, expected %g", tiles[t],
                       test_isas[isa], i, (double)y[i], (double)want[i]);
@@ -337,12 +337,12 @@ static void isa_follows_packing(test_rng *rng) {
         void *packed = pack(&p, 4, w, NULL, &bytes);
         if (packed == NULL) continue;
         CHECK(fovea_winograd_workspace_size(packed, 2) <= sizeof ws, "workspace");
-        CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, first, 11 * 169, NULL, NULL, ws, sizeof ws, 2),
+        CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, first, 11 * 169, NULL, NULL, ws, sizeof ws, test_pool(2)),
                      FOVEA_STATUS_OK);
         for (int other = 0; other < test_isa_count; other++) {
             if (fovea_kernels_set_isa(test_isas[other]) != FOVEA_STATUS_OK) continue;
             CHECK(strstr(fovea_winograd_kernel_name(packed), test_isas[isa]) != NULL, "name follows packing");
-            CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, second, 11 * 169, NULL, NULL, ws, sizeof ws, 2),
+            CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, second, 11 * 169, NULL, NULL, ws, sizeof ws, test_pool(2)),
                          FOVEA_STATUS_OK);
             CHECK(memcmp(first, second, sizeof first) == 0, "packed for %s, run with %s active: different result",
                   test_isas[isa], test_isas[other]);
@@ -497,48 +497,48 @@ static void bad_arguments(void) {
     memset(y, pattern, sizeof y);
 #define RUN(params, pk, xx, yy, ystride, space, space_bytes, threads) \
     fovea_winograd_conv2d_f32(params, pk, xx, yy, ystride, NULL, NULL, space, space_bytes, threads)
-    CHECK_STATUS(RUN(NULL, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(RUN(&good, NULL, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(RUN(&good, packed, NULL, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(RUN(&good, packed, x, NULL, stride, ws, ws_bytes, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(RUN(&good, packed, x, y, stride, NULL, ws_bytes, 1), FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(RUN(&good, packed, x, y, stride - 1, ws, ws_bytes, 1), FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, fovea_winograd_workspace_size(packed, 1) - 1, 1),
+    CHECK_STATUS(RUN(NULL, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(RUN(&good, NULL, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(RUN(&good, packed, NULL, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(RUN(&good, packed, x, NULL, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(RUN(&good, packed, x, y, stride, NULL, ws_bytes, test_pool(1)), FOVEA_STATUS_NULL_POINTER);
+    CHECK_STATUS(RUN(&good, packed, x, y, stride - 1, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, fovea_winograd_workspace_size(packed, 1) - 1, test_pool(1)),
                  FOVEA_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, ws_bytes - 1, 2), FOVEA_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, ws_bytes - 1, test_pool(2)), FOVEA_STATUS_BUFFER_TOO_SMALL);
     p = good;
     p.stride_height = 2;
     p.output_height = 3;
-    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     p = good;
     p.kernel_height = p.kernel_width = 1;
     p.pad_top = p.pad_left = 0;
-    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     p = good;
     p.batch = 0;
-    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_INVALID_PARAMETER);
     /* Packed for other channel counts, or not packed Winograd weights at all. */
     p = good;
     p.output_channels = 4;
-    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_PACKING_MISMATCH);
+    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_PACKING_MISMATCH);
     p = good;
     p.channels = 2;
-    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_PACKING_MISMATCH);
+    CHECK_STATUS(RUN(&p, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_PACKING_MISMATCH);
     for (size_t at = 0; at < 48; at += 4) {
         unsigned char saved[4];
         memcpy(saved, packed + at, 4);
         packed[at] ^= 0x40;
-        CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_PACKING_MISMATCH);
+        CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_PACKING_MISMATCH);
         CHECK(fovea_winograd_workspace_size(packed, 1) == 0, "workspace size of a corrupted header (byte %zu)", at);
         CHECK(fovea_winograd_kernel_name(packed) == NULL, "name of a corrupted header");
         memcpy(packed + at, saved, 4);
     }
     float not_packed[64] = {0};
-    CHECK_STATUS(RUN(&good, not_packed, x, y, stride, ws, ws_bytes, 1), FOVEA_STATUS_PACKING_MISMATCH);
+    CHECK_STATUS(RUN(&good, not_packed, x, y, stride, ws, ws_bytes, test_pool(1)), FOVEA_STATUS_PACKING_MISMATCH);
     CHECK(untouched((const unsigned char *)y, sizeof y, pattern), "a failed run wrote into y");
 
     /* And a good call still works after all that. */
-    CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, ws_bytes, 2), FOVEA_STATUS_OK);
+    CHECK_STATUS(RUN(&good, packed, x, y, stride, ws, ws_bytes, test_pool(2)), FOVEA_STATUS_OK);
     CHECK(untouched((const unsigned char *)(y + 2 * stride), 8 * sizeof(float), pattern), "wrote past y");
 #undef RUN
     free(ws);

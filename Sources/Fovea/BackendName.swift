@@ -34,7 +34,7 @@ public struct BackendName: RawRepresentable, Hashable, Sendable, Codable, Expres
     /// The name, as on the command line.
     public var description: String { rawValue }
 
-    /// The C/OpenMP kernels (Fovea's fastest on x86-64).
+    /// The C kernels (Fovea's fastest on x86-64).
     public static let kernels = BackendName("kernels")
     /// The portable Swift SIMD backend.
     public static let simd = BackendName("simd")

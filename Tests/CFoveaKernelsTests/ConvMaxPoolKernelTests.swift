@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaKernelsBackend
 import XCTest
 
 /// `fovea_conv2d_maxpool_f32` (a convolution and the max pooling after it as
@@ -85,9 +86,10 @@ final class ConvMaxPoolKernelTests: XCTestCase {
         let workspace = UnsafeMutableRawPointer.allocate(byteCount: workspaceBytes, alignment: 64)
         defer { workspace.deallocate() }
         var y = [Float](repeating: .nan, count: pool.batch * pool.channels * pool.output_height * pool.output_width)
+        var threadPool = RunContext(threads: threads).kernelThreadPool
         let status = y.withUnsafeMutableBufferPointer { yp in
             fovea_conv2d_maxpool_f32(&conv, packed, &pool, x, yp.baseAddress, nil, &activation, workspace,
-                                     workspaceBytes, threads)
+                                     workspaceBytes, &threadPool)
         }
         try checkKernelStatus(status, "fovea_conv2d_maxpool_f32")
         return y

@@ -26,8 +26,8 @@ final class KernelDispatchTests: XCTestCase {
     }
 
     func testConcurrentCallsWithTheirOwnThreadCountsAgree() throws {
-        // Each call takes its thread count (a run's RunContext.threads), not a process-wide setting:
-        // calls with different counts, also at the same time, give the bits of a one-thread call.
+        // Each call takes its pool and thread count (a run's RunContext.kernelThreadPool), not a process-wide
+        // setting: calls with different counts, also at the same time, give the bits of a one-thread call.
         XCTAssertGreaterThanOrEqual(fovea_kernels_num_threads(), 1) // OpenMP's default, for reports only
         let attributes = PoolAttributes(kernelShape: [3, 3], strides: [2, 2], dilations: [1, 1],
                                         pads: [0, 0, 0, 0], ceilMode: true)
@@ -76,9 +76,9 @@ final class KernelDispatchTests: XCTestCase {
         XCTAssertThrowsError(try runPoolKernel(max: true, huge, []))
 
         var params = good
-        XCTAssertEqual(fovea_maxpool2d_f32(&params, nil, nil, 1), FOVEA_STATUS_NULL_POINTER)
-        XCTAssertEqual(fovea_avgpool2d_f32(nil, nil, nil, 2), FOVEA_STATUS_NULL_POINTER)
-        XCTAssertEqual(fovea_global_avgpool_f32(1, 1, 0, x, nil, 1), FOVEA_STATUS_INVALID_PARAMETER)
+        XCTAssertEqual(fovea_maxpool2d_f32(&params, nil, nil, nil), FOVEA_STATUS_NULL_POINTER)
+        XCTAssertEqual(fovea_avgpool2d_f32(nil, nil, nil, nil), FOVEA_STATUS_NULL_POINTER)
+        XCTAssertEqual(fovea_global_avgpool_f32(1, 1, 0, x, nil, nil), FOVEA_STATUS_INVALID_PARAMETER)
         XCTAssertThrowsError(try runGlobalPoolKernel(max: true, shape: [1, 2, 0, 3], []))
     }
 

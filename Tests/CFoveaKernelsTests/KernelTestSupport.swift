@@ -1,5 +1,6 @@
 import CFoveaKernels
 import FoveaCore
+import FoveaKernelsBackend
 import XCTest
 
 /// The kernel ISA names, lowest first.
@@ -57,7 +58,7 @@ func poolParameters(_ a: PoolAttributes, inputShape: [Int]) throws -> fovea_pool
         count_include_pad: a.countIncludePad ? 1 : 0)
 }
 
-/// Runs a 2-D pooling kernel on `x` with the active ISA on up to `threads` threads.
+/// Runs a 2-D pooling kernel on `x` with the active ISA on up to `threads` of Fovea's worker threads.
 func runPoolKernel(max: Bool, _ params: fovea_pool2d_params, _ x: [Float], threads: Int = 1) throws -> [Float] {
     var params = params
     // An output too large to count stays empty: the kernel must refuse such sizes before writing.
@@ -65,24 +66,26 @@ func runPoolKernel(max: Bool, _ params: fovea_pool2d_params, _ x: [Float], threa
         total.flatMap { let (product, overflow) = $0.multipliedReportingOverflow(by: n); return overflow ? nil : product }
     }
     var y = [Float](repeating: .nan, count: count.map { $0 <= 1 << 28 ? $0 : 0 } ?? 0)
+    var pool = RunContext(threads: threads).kernelThreadPool
     let status = x.withUnsafeBufferPointer { xp in
         y.withUnsafeMutableBufferPointer { yp in
-            max ? fovea_maxpool2d_f32(&params, xp.baseAddress, yp.baseAddress, threads)
-                : fovea_avgpool2d_f32(&params, xp.baseAddress, yp.baseAddress, threads)
+            max ? fovea_maxpool2d_f32(&params, xp.baseAddress, yp.baseAddress, &pool)
+                : fovea_avgpool2d_f32(&params, xp.baseAddress, yp.baseAddress, &pool)
         }
     }
     try checkKernelStatus(status, max ? "fovea_maxpool2d_f32" : "fovea_avgpool2d_f32")
     return y
 }
 
-/// Runs a global pooling kernel on an NC… tensor with the active ISA on up to `threads` threads.
+/// Runs a global pooling kernel on an NC… tensor with the active ISA on up to `threads` of Fovea's worker threads.
 func runGlobalPoolKernel(max: Bool, shape: [Int], _ x: [Float], threads: Int = 1) throws -> [Float] {
     let spatial = shape.dropFirst(2).reduce(1, *)
     var y = [Float](repeating: .nan, count: shape[0] * shape[1])
+    var pool = RunContext(threads: threads).kernelThreadPool
     let status = x.withUnsafeBufferPointer { xp in
         y.withUnsafeMutableBufferPointer { yp in
-            max ? fovea_global_maxpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress, threads)
-                : fovea_global_avgpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress, threads)
+            max ? fovea_global_maxpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress, &pool)
+                : fovea_global_avgpool_f32(shape[0], shape[1], spatial, xp.baseAddress, yp.baseAddress, &pool)
         }
     }
     try checkKernelStatus(status, max ? "fovea_global_maxpool_f32" : "fovea_global_avgpool_f32")

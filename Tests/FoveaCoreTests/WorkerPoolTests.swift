@@ -40,6 +40,26 @@ final class WorkerPoolTests: XCTestCase {
         }
     }
 
+    /// `runShares`, the parallel-for the C kernels' pool calls: every share once, also from
+    /// inside a share (which runs its shares on its own thread) and from several callers at once.
+    func testSharesForCKernelsRunOnceEach() {
+        for shares in [0, 1, 2, 3, 8] {
+            let visits = Visits(shares)
+            RunContext.runShares(shares) { visits.visit($0..<($0 + 1)) }
+            XCTAssertEqual(visits.all, [Int](repeating: 1, count: shares), "\(shares) shares")
+        }
+        let nested = Visits(4 * 3)
+        DispatchQueue.concurrentPerform(iterations: 3) { caller in
+            RunContext.runShares(2) { outer in
+                RunContext.runShares(2) { inner in
+                    let index = caller * 4 + outer * 2 + inner
+                    nested.visit(index..<(index + 1))
+                }
+            }
+        }
+        XCTAssertEqual(nested.all, [Int](repeating: 1, count: 12))
+    }
+
     func testNestedAndConcurrentCallsComplete() {
         let outer = 16, inner = 100
         let visits = Visits(outer * inner)

@@ -118,11 +118,11 @@ final class KernelsSmallChannelConvolutionTests: XCTestCase {
         XCTAssertEqual(fovea_conv2d_smallc_supports(&params), 1)
         let x = [Float](repeating: 1, count: 32), w = [Float](repeating: 1, count: 18)
         var y = [Float](repeating: 0, count: 4), workspace = [Float](repeating: 0, count: 1)
-        let status = fovea_conv2d_smallc_f32(&params, w, nil, x, &y, 4, nil, &workspace, 4, 1)
+        let status = fovea_conv2d_smallc_f32(&params, w, nil, x, &y, 4, nil, &workspace, 4, nil)
         XCTAssertEqual(status, FOVEA_STATUS_BUFFER_TOO_SMALL)
         let size = fovea_conv2d_smallc_workspace_size(&params, 1)
         workspace = [Float](repeating: 0, count: size / 4)
-        XCTAssertEqual(fovea_conv2d_smallc_f32(&params, w, nil, x, &y, 4, nil, &workspace, size, 1), FOVEA_STATUS_OK)
+        XCTAssertEqual(fovea_conv2d_smallc_f32(&params, w, nil, x, &y, 4, nil, &workspace, size, nil), FOVEA_STATUS_OK)
         XCTAssertEqual(y, [18, 18, 18, 18], "3×3 taps of 2 channels of ones")
     }
 }

@@ -168,7 +168,7 @@ static void binary_parts(void *context, size_t first, size_t last) {
 
 fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a_shape, const float *a,
                               size_t b_rank, const size_t *b_shape, const float *b, size_t y_rank,
-                              const size_t *y_shape, float *y, const fovea_activation *activation, size_t threads) {
+                              const size_t *y_shape, float *y, const fovea_activation *activation, const fovea_threadpool *threadpool) {
     if ((unsigned)op > (unsigned)FOVEA_BINARY_POW) return FOVEA_STATUS_INVALID_PARAMETER;
     if (activation != NULL && (unsigned)activation->kind > (unsigned)FOVEA_ACTIVATION_LEAKY_RELU) {
         return FOVEA_STATUS_INVALID_PARAMETER;
@@ -190,7 +190,7 @@ fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a
     const fovea_epilogue_class kind = fovea_epilogue_class_of(activation);
     const size_t inner = plan.extent[plan.dims - 1];
     const size_t rows = plan.y_count / inner;
-    const int t = fovea_threads_for(threads, (double)plan.y_count);
+    const int t = fovea_threads_for(threadpool, (double)plan.y_count);
 
     /* Split long rows into chunks (multiples of 16 floats, at least 1024) when rows are too few to share. */
     size_t chunks = 1, chunk_length = inner;
@@ -203,6 +203,6 @@ fovea_status fovea_binary_f32(fovea_binary_op op, size_t a_rank, const size_t *a
         chunks = (inner + chunk_length - 1) / chunk_length;
     }
     const binary_job job = {&plan, chunks, chunk_length, rows * chunks, (size_t)t, run, op, kind, &epilogue, a, b, y};
-    fovea_parallel_for(t, (size_t)t, binary_parts, (void *)&job);
+    fovea_parallel_for(threadpool, t, (size_t)t, binary_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }

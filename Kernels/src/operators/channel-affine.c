@@ -1,7 +1,7 @@
 /*
  * A per-channel multiply-add (an inference BatchNormalization left as a node)
  * with an optional activation: one pass over each channel plane, planes
- * split over OpenMP threads. Plain C: the pass is bound by memory, and the
+ * split over the caller's pool. Plain C: the pass is bound by memory, and the
  * baseline x86-64 vector code the compiler makes from it keeps up with it.
  * The multiply and the add stay separate operations (no FMA on baseline
  * x86-64), as the reference backend computes them.
@@ -39,7 +39,7 @@ static void affine_job_planes(void *context, size_t begin, size_t end) {
 
 fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plane, const float *x, const float *scale,
                                       const float *shift, float *y, const fovea_activation *activation,
-                                      size_t threads) {
+                                      const fovea_threadpool *threadpool) {
     size_t planes = 0, count = 0, bytes = 0;
     if (__builtin_mul_overflow(batch, channels, &planes) || __builtin_mul_overflow(planes, plane, &count) ||
         __builtin_mul_overflow(count, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
@@ -53,8 +53,8 @@ fovea_status fovea_channel_affine_f32(size_t batch, size_t channels, size_t plan
     }
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
     const int plain = activation == NULL || activation->kind == FOVEA_ACTIVATION_NONE;
-    const int t = fovea_threads_for(threads, (double)count);
+    const int t = fovea_threads_for(threadpool, (double)count);
     const affine_job job = {channels, plane, x, scale, shift, y, &epilogue, plain};
-    fovea_parallel_for(t, planes, affine_job_planes, (void *)&job);
+    fovea_parallel_for(threadpool, t, planes, affine_job_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }

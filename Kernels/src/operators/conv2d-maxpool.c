@@ -207,7 +207,7 @@ static void run_share(void *context, size_t tid, size_t count) {
 fovea_status fovea_conv2d_maxpool_f32(const fovea_conv2d_params *conv, const void *packed,
                                       const fovea_pool2d_params *pool, const float *x, float *y, const float *bias,
                                       const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                      size_t threads) {
+                                      const fovea_threadpool *threadpool) {
     if (conv == NULL || pool == NULL) return FOVEA_STATUS_NULL_POINTER;
     const fovea_status status = fovea_conv2d_check(conv);
     if (status != FOVEA_STATUS_OK) return status;
@@ -215,8 +215,7 @@ fovea_status fovea_conv2d_maxpool_f32(const fovea_conv2d_params *conv, const voi
     if (packed == NULL || x == NULL || y == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL || h->pixel_rows || memcmp(&h->params, conv, sizeof *conv) != 0) return FOVEA_STATUS_PACKING_MISMATCH;
-    if (threads < 1) threads = 1;
-    if (workspace_bytes < fovea_conv2d_maxpool_workspace_size(packed, pool, threads)) {
+    if (workspace_bytes < fovea_conv2d_maxpool_workspace_size(packed, pool, fovea_pool_threads(threadpool))) {
         return FOVEA_STATUS_BUFFER_TOO_SMALL;
     }
 
@@ -235,9 +234,9 @@ fovea_status fovea_conv2d_maxpool_f32(const fovea_conv2d_params *conv, const voi
     r.workspace = (float *)workspace;
     const double work = (double)conv->batch * (double)conv->output_channels * (double)h->reduction *
                         (double)(conv->output_height * conv->output_width);
-    const int t = fovea_threads_for(threads, work);
+    const int t = fovea_threads_for(threadpool, work);
     /* Each image's pooled rows in as many ranges as threads (a range boundary recomputes its shared rows). */
     r.chunks = conv->batch >= (size_t)t ? 1 : min_size((size_t)t, pool->output_height);
-    fovea_parallel_run(t, run_share, &r);
+    fovea_parallel_run(threadpool, t, run_share, &r);
     return FOVEA_STATUS_OK;
 }

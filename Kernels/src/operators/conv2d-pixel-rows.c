@@ -264,7 +264,7 @@ static void compute_range(void *context, size_t begin, size_t end) {
 
 void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
                                  float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
-                                 float *workspace, int threads) {
+                                 float *workspace, const fovea_threadpool *threadpool, int threads) {
 #if FOVEA_HAVE_X86_VARIANTS
     const fovea_conv2d_params *p = &h->params;
     const size_t weight_panels = (h->group_outputs + CHANNELS - 1) / CHANNELS;
@@ -274,11 +274,11 @@ void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels
     /* Every pixel group is packed before any tile reads it: the first loop's join is the barrier. */
     if (!fovea_conv_is_pointwise(p)) {
         const size_t units = packs_by_channel(p) ? p->batch * p->channels : all_groups;
-        fovea_parallel_for(threads, units, pack_range, &run);
+        fovea_parallel_for(threadpool, threads, units, pack_range, &run);
     }
-    fovea_parallel_for(threads, tiles, compute_range, &run);
+    fovea_parallel_for(threadpool, threads, tiles, compute_range, &run);
 #else
     (void)h, (void)panels, (void)bias, (void)x, (void)y, (void)y_batch_stride, (void)epilogue, (void)add;
-    (void)workspace, (void)threads;
+    (void)workspace, (void)threadpool, (void)threads;
 #endif
 }

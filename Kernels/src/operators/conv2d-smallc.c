@@ -51,7 +51,7 @@ static void run_rows(void *context, size_t tid, size_t count) {
 fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *weights, const float *bias,
                                      const float *x, float *y, size_t y_batch_stride,
                                      const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                     size_t threads) {
+                                     const fovea_threadpool *threadpool) {
     const fovea_status status = fovea_conv2d_check(p);
     if (status != FOVEA_STATUS_OK) return status;
     if (!fovea_conv2d_smallc_supports(p)) return FOVEA_STATUS_INVALID_PARAMETER;
@@ -59,7 +59,7 @@ fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *
         return FOVEA_STATUS_INVALID_PARAMETER;
     }
     if (weights == NULL || x == NULL || y == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
-    if (workspace_bytes < fovea_conv2d_smallc_workspace_size(p, threads)) return FOVEA_STATUS_BUFFER_TOO_SMALL;
+    if (workspace_bytes < fovea_conv2d_smallc_workspace_size(p, fovea_pool_threads(threadpool))) return FOVEA_STATUS_BUFFER_TOO_SMALL;
     const size_t out_plane = p->output_height * p->output_width;
     const size_t image = p->output_channels * out_plane;
     if (y_batch_stride < image) return FOVEA_STATUS_INVALID_PARAMETER;
@@ -74,7 +74,7 @@ fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *
     const size_t taps = p->channels * p->kernel_height * p->kernel_width;
     const size_t rows = p->batch * p->output_height;
     const size_t in_image = p->channels * p->input_height * p->input_width;
-    const int t = fovea_threads_for(threads, 2.0 * (double)p->batch * (double)image * (double)taps);
+    const int t = fovea_threads_for(threadpool, 2.0 * (double)p->batch * (double)image * (double)taps);
     /* At least 8 items per thread so a static split is even: blocks of 8 output channels when rows are few. */
     size_t blocks = 1;
     if (t > 1 && rows < 8 * (size_t)t) {
@@ -89,7 +89,7 @@ fovea_status fovea_conv2d_smallc_f32(const fovea_conv2d_params *p, const float *
     const size_t scratch_floats = fovea_smallc_scratch_floats(p);
     smallc_run r = {p, run, x, weights, bias, y, y_batch_stride, &epilogue, workspace, scratch_floats,
                     items, blocks, block_size, in_image};
-    fovea_parallel_run(t, run_rows, &r);
+    fovea_parallel_run(threadpool, t, run_rows, &r);
     return FOVEA_STATUS_OK;
 }
 

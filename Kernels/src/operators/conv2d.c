@@ -381,15 +381,16 @@ static void run_share(void *context, size_t tid, size_t count) {
 
 static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
                                size_t y_batch_stride, const float *bias, const fovea_activation *activation,
-                               void *workspace, size_t workspace_bytes, size_t threads, int add) {
+                               void *workspace, size_t workspace_bytes, const fovea_threadpool *threadpool, int add) {
     fovea_status status = fovea_conv2d_check(p);
     if (status != FOVEA_STATUS_OK) return status;
     if (packed == NULL || x == NULL || y == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL || memcmp(&h->params, p, sizeof *p) != 0) return FOVEA_STATUS_PACKING_MISMATCH;
     if (y_batch_stride < p->output_channels * p->output_height * p->output_width) return FOVEA_STATUS_INVALID_PARAMETER;
-    if (threads < 1) threads = 1;
-    if (workspace_bytes < fovea_conv2d_workspace_size(packed, threads)) return FOVEA_STATUS_BUFFER_TOO_SMALL;
+    if (workspace_bytes < fovea_conv2d_workspace_size(packed, fovea_pool_threads(threadpool))) {
+        return FOVEA_STATUS_BUFFER_TOO_SMALL;
+    }
 
     conv_run r;
     r.h = h;
@@ -404,25 +405,26 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
     r.add = add;
     const double work = (double)p->batch * (double)p->output_channels * (double)h->reduction *
                         (double)(p->output_height * p->output_width);
-    const int t = fovea_threads_for(threads, work);
+    const int t = fovea_threads_for(threadpool, work);
     if (h->pixel_rows) {
-        fovea_conv2d_pixel_rows_run(h, r.panels, r.bias, x, y, y_batch_stride, &r.epilogue, add, workspace, t);
+        fovea_conv2d_pixel_rows_run(h, r.panels, r.bias, x, y, y_batch_stride, &r.epilogue, add, workspace, threadpool,
+                                    t);
         return FOVEA_STATUS_OK;
     }
     r.s = make_schedule(h, (size_t)t);
     r.buffers = workspace;
-    fovea_parallel_run(t, run_share, &r);
+    fovea_parallel_run(threadpool, t, run_share, &r);
     return FOVEA_STATUS_OK;
 }
 
 fovea_status fovea_conv2d_f32(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
                               size_t y_batch_stride, const float *bias, const fovea_activation *activation,
-                              void *workspace, size_t workspace_bytes, size_t threads) {
-    return conv2d_run(p, packed, x, y, y_batch_stride, bias, activation, workspace, workspace_bytes, threads, 0);
+                              void *workspace, size_t workspace_bytes, const fovea_threadpool *threadpool) {
+    return conv2d_run(p, packed, x, y, y_batch_stride, bias, activation, workspace, workspace_bytes, threadpool, 0);
 }
 
 fovea_status fovea_conv2d_add_f32(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
                                   size_t y_batch_stride, const float *bias, const fovea_activation *activation,
-                                  void *workspace, size_t workspace_bytes, size_t threads) {
-    return conv2d_run(p, packed, x, y, y_batch_stride, bias, activation, workspace, workspace_bytes, threads, 1);
+                                  void *workspace, size_t workspace_bytes, const fovea_threadpool *threadpool) {
+    return conv2d_run(p, packed, x, y, y_batch_stride, bias, activation, workspace, workspace_bytes, threadpool, 1);
 }

@@ -50,13 +50,13 @@ size_t fovea_conv_weight_panel_rows(const fovea_conv2d_params *p, const fovea_co
 size_t fovea_conv2d_pixel_rows_workspace_floats(const fovea_conv_header *h);
 
 /*
- * Runs a pixel-rows convolution (groups == 1) on `threads` threads: y (row
+ * Runs a pixel-rows convolution (groups == 1) in `threads` shares on `threadpool`: y (row
  * stride per image y_batch_stride) from x, the packed panels and bias; with
  * `add`, every tile starts from y's values.
  */
 void fovea_conv2d_pixel_rows_run(const fovea_conv_header *h, const float *panels, const float *bias, const float *x,
                                  float *y, size_t y_batch_stride, const fovea_epilogue *epilogue, int add,
-                                 float *workspace, int threads);
+                                 float *workspace, const fovea_threadpool *threadpool, int threads);
 
 /*
  * Packs columns [n0, n0 + nc) of one group's im2col matrix (K rows, one per

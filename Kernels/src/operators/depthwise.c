@@ -1,7 +1,7 @@
 /*
  * The exported depthwise convolution: check the parameters, take the kernel
  * for the shape from the config, run it over the output planes (and row bands of
- * them when planes are few) in parallel with OpenMP.
+ * them when planes are few) in parallel on the caller's pool.
  */
 #include "../configs/config.h"
 
@@ -94,7 +94,7 @@ static void depthwise_items(void *context, size_t begin, size_t end) {
 
 fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const float *weights, const float *bias,
                                         const float *x, float *y, size_t y_batch_stride,
-                                        const fovea_activation *activation, size_t threads) {
+                                        const fovea_activation *activation, const fovea_threadpool *threadpool) {
     size_t outputs = 0;
     const fovea_status status = check_shape(p, &outputs);
     if (status != FOVEA_STATUS_OK) return status;
@@ -121,7 +121,7 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
     const size_t planes = p->batch * p->output_channels;
     const size_t out_height = p->output_height;
 
-    const int t = fovea_threads_for(threads, 2.0 * (double)outputs * (double)taps);
+    const int t = fovea_threads_for(threadpool, 2.0 * (double)outputs * (double)taps);
     /*
      * At least 8 equal work items per thread, so a static split is even: row
      * bands of a plane when planes are few (each band of 8 rows or more, as a
@@ -148,7 +148,7 @@ fovea_status fovea_depthwise_conv2d_f32(const fovea_conv2d_params *p, const floa
     const size_t items = planes * bands;
     const depthwise_job job = {p, run, bands, multiplier, in_plane, out_plane, out_height, taps, x, weights, bias, y,
                                y_batch_stride, &epilogue};
-    fovea_parallel_for(t, items, depthwise_items, (void *)&job);
+    fovea_parallel_for(threadpool, t, items, depthwise_items, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 

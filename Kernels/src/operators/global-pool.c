@@ -1,6 +1,6 @@
 /*
  * The exported global pooling entry points: check the arguments, take the
- * config's kernel, run it over the N×C planes (in parallel with OpenMP).
+ * config's kernel, run it over the N×C planes (in parallel on the caller's pool).
  */
 #include "../configs/config.h"
 
@@ -21,7 +21,7 @@ static void global_pool_planes(void *context, size_t begin, size_t end) {
 
 static fovea_status run_global_pool(fovea_global_pool_plane_fn pool_plane, size_t batch,
                                     size_t channels, size_t spatial_size, const float *x, float *y,
-                                    size_t threads) {
+                                    const fovea_threadpool *threadpool) {
     size_t planes = 0, inputs = 0, bytes = 0;
     if (__builtin_mul_overflow(batch, channels, &planes) || __builtin_mul_overflow(planes, spatial_size, &inputs) ||
         __builtin_mul_overflow(inputs, sizeof(float), &bytes) || bytes > (size_t)PTRDIFF_MAX) {
@@ -38,18 +38,18 @@ static fovea_status run_global_pool(fovea_global_pool_plane_fn pool_plane, size_
      * at 2 threads (Zen 4, quiet machine, per-node medians of 100 runs, two alternated rounds).
      */
     const double work = (double)inputs + 16.0 * (double)planes;
-    const int t = fovea_threads_for(threads, work); /* this call's count: never a process-wide setting */
+    const int t = fovea_threads_for(threadpool, work); /* this call's count: never a process-wide setting */
     const global_pool_job job = {pool_plane, spatial_size, x, y};
-    fovea_parallel_for(t, planes, global_pool_planes, (void *)&job);
+    fovea_parallel_for(threadpool, t, planes, global_pool_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
 fovea_status fovea_global_avgpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
-                                      size_t threads) {
-    return run_global_pool(fovea_pool_config_active()->global_avgpool, batch, channels, spatial_size, x, y, threads);
+                                      const fovea_threadpool *threadpool) {
+    return run_global_pool(fovea_pool_config_active()->global_avgpool, batch, channels, spatial_size, x, y, threadpool);
 }
 
 fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spatial_size, const float *x, float *y,
-                                      size_t threads) {
-    return run_global_pool(fovea_pool_config_active()->global_maxpool, batch, channels, spatial_size, x, y, threads);
+                                      const fovea_threadpool *threadpool) {
+    return run_global_pool(fovea_pool_config_active()->global_maxpool, batch, channels, spatial_size, x, y, threadpool);
 }

@@ -166,14 +166,14 @@ static void run_share(void *context, size_t tid, size_t count) {
 
 fovea_status fovea_matmul_f32(size_t m, const float *a, size_t lda, const float *packed_b, const float *bias, float *c,
                               size_t ldc, const fovea_activation *activation, float *workspace,
-                              size_t workspace_floats, size_t threads) {
+                              size_t workspace_floats, const fovea_threadpool *threadpool) {
     if (a == NULL || packed_b == NULL || c == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
     const matmul_header *h = header_of(packed_b);
     if (h == NULL) return FOVEA_STATUS_PACKING_MISMATCH;
     const size_t k = (size_t)h->k, n = (size_t)h->n;
     if (m == 0 || m > FOVEA_KERNELS_MAX_EXTENT || lda < k || ldc < n) return FOVEA_STATUS_INVALID_PARAMETER;
     const fovea_gemm_config *config = fovea_gemm_config_for((fovea_isa)h->isa);
-    const int count = fovea_threads_for(threads, 2.0 * (double)m * (double)k * (double)n);
+    const int count = fovea_threads_for(threadpool, 2.0 * (double)m * (double)k * (double)n);
     const size_t per_thread = thread_floats(config, m, k);
     if (workspace_floats < per_thread * (size_t)count) return FOVEA_STATUS_BUFFER_TOO_SMALL;
     matmul_run r = {config, m, k, n, a, lda, packed_b + header_floats, bias, c, ldc,
@@ -181,7 +181,7 @@ fovea_status fovea_matmul_f32(size_t m, const float *a, size_t lda, const float 
     if (count <= 1) {
         run_share(&r, 0, 1);
     } else {
-        fovea_parallel_run(count, run_share, &r);
+        fovea_parallel_run(threadpool, count, run_share, &r);
     }
     return FOVEA_STATUS_OK;
 }

@@ -1,6 +1,6 @@
 /*
  * The exported 2-D pooling entry points: check the parameters, take the
- * config's kernel, run it over the N×C planes (in parallel with OpenMP).
+ * config's kernel, run it over the N×C planes (in parallel on the caller's pool).
  */
 #include "../configs/config.h"
 
@@ -63,7 +63,7 @@ static void pool2d_planes(void *context, size_t begin, size_t end) {
 }
 
 static fovea_status run_pool2d(fovea_pool2d_plane_fn pool_plane, const fovea_pool2d_params *p,
-                               const float *x, float *y, size_t threads) {
+                               const float *x, float *y, const fovea_threadpool *threadpool) {
     size_t output_count = 0;
     const fovea_status status = check_pool2d(p, x, y, &output_count);
     if (status != FOVEA_STATUS_OK || output_count == 0) return status;
@@ -72,16 +72,16 @@ static fovea_status run_pool2d(fovea_pool2d_plane_fn pool_plane, const fovea_poo
     const size_t input_plane = p->input_height * p->input_width;
     const size_t output_plane = p->output_height * p->output_width;
     const double work = (double)output_count * (double)p->kernel_height * (double)p->kernel_width;
-    const int t = fovea_threads_for(threads, work); /* this call's count: never a process-wide setting */
+    const int t = fovea_threads_for(threadpool, work); /* this call's count: never a process-wide setting */
     const pool2d_job job = {p, pool_plane, x, y, input_plane, output_plane};
-    fovea_parallel_for(t, planes, pool2d_planes, (void *)&job);
+    fovea_parallel_for(threadpool, t, planes, pool2d_planes, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
-fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads) {
-    return run_pool2d(fovea_pool_config_active()->maxpool2d, params, x, y, threads);
+fovea_status fovea_maxpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, const fovea_threadpool *threadpool) {
+    return run_pool2d(fovea_pool_config_active()->maxpool2d, params, x, y, threadpool);
 }
 
-fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, size_t threads) {
-    return run_pool2d(fovea_pool_config_active()->avgpool2d, params, x, y, threads);
+fovea_status fovea_avgpool2d_f32(const fovea_pool2d_params *params, const float *x, float *y, const fovea_threadpool *threadpool) {
+    return run_pool2d(fovea_pool_config_active()->avgpool2d, params, x, y, threadpool);
 }

@@ -36,7 +36,7 @@ static void softmax_column_blocks(void *context, size_t begin, size_t end) {
 }
 
 fovea_status fovea_softmax_f32(size_t outer, size_t axis, size_t inner, const float *x, float *y, int log,
-                               size_t threads) {
+                               const fovea_threadpool *threadpool) {
     if (outer == 0 || axis == 0 || inner == 0) return FOVEA_STATUS_OK;
     size_t count = 0, bytes = 0;
     if (__builtin_mul_overflow(outer, axis, &count) || __builtin_mul_overflow(count, inner, &count) ||
@@ -49,13 +49,13 @@ fovea_status fovea_softmax_f32(size_t outer, size_t axis, size_t inner, const fl
         if (a < b + bytes && b < a + bytes) return FOVEA_STATUS_INVALID_PARAMETER;
     }
     const fovea_softmax_config *config = fovea_softmax_config_active();
-    const int t = fovea_threads_for(threads, 24.0 * (double)count);
+    const int t = fovea_threads_for(threadpool, 24.0 * (double)count);
     softmax_job job = {config->row, config->columns, axis, inner, 0, x, y, log};
     if (inner == 1) {
-        fovea_parallel_for(t, outer, softmax_rows, &job);
+        fovea_parallel_for(threadpool, t, outer, softmax_rows, &job);
     } else {
         job.blocks = (inner + column_block - 1) / column_block;
-        fovea_parallel_for(t, outer * job.blocks, softmax_column_blocks, &job);
+        fovea_parallel_for(threadpool, t, outer * job.blocks, softmax_column_blocks, &job);
     }
     return FOVEA_STATUS_OK;
 }

@@ -134,7 +134,7 @@ static void run_range(void *context, size_t begin, size_t end) {
 }
 
 fovea_status fovea_transpose_f32(size_t rank, const size_t *shape, const size_t *perm, const float *x, float *y,
-                                 size_t threads) {
+                                 const fovea_threadpool *threadpool) {
     if (x == NULL || y == NULL || (rank > 0 && (shape == NULL || perm == NULL))) return FOVEA_STATUS_NULL_POINTER;
     if (rank > FOVEA_TRANSPOSE_MAX_RANK) return FOVEA_STATUS_INVALID_PARAMETER;
     int seen[FOVEA_TRANSPOSE_MAX_RANK] = {0};
@@ -157,11 +157,11 @@ fovea_status fovea_transpose_f32(size_t rank, const size_t *shape, const size_t 
         memcpy(y, x, count * sizeof(float));
         return FOVEA_STATUS_OK;
     }
-    const int count_threads = fovea_threads_for(threads, (double)count);
+    const int count_threads = fovea_threads_for(threadpool, (double)count);
     if (count_threads <= 1 || p.outer_count == 1) {
         run_range(&p, 0, p.outer_count);
     } else {
-        fovea_parallel_for(count_threads, p.outer_count, run_range, &p);
+        fovea_parallel_for(threadpool, count_threads, p.outer_count, run_range, &p);
     }
     return FOVEA_STATUS_OK;
 }

@@ -47,7 +47,7 @@ static void activation_parts(void *context, size_t first, size_t last) {
 }
 
 fovea_status fovea_activation_f32(const fovea_activation *activation, size_t count, const float *x, float *y,
-                                  size_t threads) {
+                                  const fovea_threadpool *threadpool) {
     if (activation != NULL && (unsigned)activation->kind > (unsigned)FOVEA_ACTIVATION_LEAKY_RELU) {
         return FOVEA_STATUS_INVALID_PARAMETER;
     }
@@ -60,9 +60,9 @@ fovea_status fovea_activation_f32(const fovea_activation *activation, size_t cou
     }
     const fovea_activation_fn apply = fovea_elementwise_config_active()->activation;
     const fovea_epilogue epilogue = fovea_epilogue_of(activation);
-    const int t = fovea_threads_for(threads, (double)count);
+    const int t = fovea_threads_for(threadpool, (double)count);
     const activation_job job = {apply, &epilogue, count, (size_t)t, x, y};
-    fovea_parallel_for(t, (size_t)t, activation_parts, (void *)&job);
+    fovea_parallel_for(threadpool, t, (size_t)t, activation_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
@@ -81,14 +81,14 @@ static void sigmoid_parts(void *context, size_t first, size_t last) {
     }
 }
 
-fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, size_t threads) {
+fovea_status fovea_sigmoid_f32(size_t count, const float *x, float *y, const fovea_threadpool *threadpool) {
     int run = 0;
     const fovea_status status = check_unary(count, x, y, &run);
     if (status != FOVEA_STATUS_OK || !run) return status;
     const fovea_sigmoid_fn apply = fovea_elementwise_config_active()->sigmoid;
-    const int t = fovea_threads_for(threads, 20.0 * (double)count);
+    const int t = fovea_threads_for(threadpool, 20.0 * (double)count);
     const sigmoid_job job = {apply, count, (size_t)t, x, y};
-    fovea_parallel_for(t, (size_t)t, sigmoid_parts, (void *)&job);
+    fovea_parallel_for(threadpool, t, (size_t)t, sigmoid_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
@@ -131,7 +131,7 @@ static void unary_parts(void *context, size_t first, size_t last) {
     }
 }
 
-fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const float *x, float *y, size_t threads) {
+fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const float *x, float *y, const fovea_threadpool *threadpool) {
     if (function == NULL) return FOVEA_STATUS_NULL_POINTER;
     if ((unsigned)function->kind >= (unsigned)FOVEA_UNARY_KIND_COUNT) return FOVEA_STATUS_INVALID_PARAMETER;
     int run = 0;
@@ -140,9 +140,9 @@ fovea_status fovea_unary_f32(const fovea_unary *function, size_t count, const fl
     const fovea_unary fn = *function;
     const int lane_power = fn.kind == FOVEA_UNARY_POWER && !power_is_vectorized(fn.alpha);
     const fovea_unary_fn apply = fovea_elementwise_config_active()->unary;
-    const int t = fovea_threads_for(threads, unary_cost(fn.kind) * (double)count);
+    const int t = fovea_threads_for(threadpool, unary_cost(fn.kind) * (double)count);
     const unary_job job = {apply, &fn, lane_power, count, (size_t)t, x, y};
-    fovea_parallel_for(t, (size_t)t, unary_parts, (void *)&job);
+    fovea_parallel_for(threadpool, t, (size_t)t, unary_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }
 
@@ -166,7 +166,7 @@ static void layer_norm_parts(void *context, size_t first, size_t last) {
 }
 
 fovea_status fovea_layer_norm_f32(size_t outer, size_t inner, const float *x, const float *scale, const float *bias,
-                                  float epsilon, float *y, size_t threads) {
+                                  float epsilon, float *y, const fovea_threadpool *threadpool) {
     size_t count = 0;
     if (__builtin_mul_overflow(outer, inner, &count)) return FOVEA_STATUS_TOO_LARGE;
     int run = 0;
@@ -174,9 +174,9 @@ fovea_status fovea_layer_norm_f32(size_t outer, size_t inner, const float *x, co
     if (status != FOVEA_STATUS_OK || !run) return status;
     if (scale == NULL) return FOVEA_STATUS_NULL_POINTER;
     const fovea_layer_norm_fn apply = fovea_elementwise_config_active()->layernorm_rows;
-    const int t = fovea_threads_for(threads, 4.0 * (double)count);
+    const int t = fovea_threads_for(threadpool, 4.0 * (double)count);
     const size_t parts = (size_t)t;
     const layer_norm_job job = {apply, outer, inner, (outer + parts - 1) / parts, x, scale, bias, epsilon, y};
-    fovea_parallel_for(t, parts, layer_norm_parts, (void *)&job);
+    fovea_parallel_for(threadpool, t, parts, layer_norm_parts, (void *)&job);
     return FOVEA_STATUS_OK;
 }

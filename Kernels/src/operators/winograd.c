@@ -1,7 +1,7 @@
 /*
  * The exported Winograd entry points: argument checks, the weight transform
  * and packing, and the run: tile blocks × output-channel chunks as work units,
- * spread over OpenMP threads, each unit doing input transform → (m+2)² GEMM
+ * spread over the caller's pool, each unit doing input transform → (m+2)² GEMM
  * microkernel calls per row panel → output transform (see winograd.h).
  */
 #include "../configs/config.h"
@@ -432,7 +432,7 @@ static void gemm_share(void *context, size_t id, size_t count) {
 fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const void *packed, const float *x,
                                        float *y, size_t y_batch_stride, const float *bias,
                                        const fovea_activation *activation, void *workspace, size_t workspace_bytes,
-                                       size_t threads) {
+                                       const fovea_threadpool *threadpool) {
     const fovea_status status = check_winograd_params(params);
     if (status != FOVEA_STATUS_OK) return status;
     if (packed == NULL || x == NULL || y == NULL || workspace == NULL) return FOVEA_STATUS_NULL_POINTER;
@@ -449,7 +449,7 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
         __builtin_add_overflow(y_extent, image_out, &y_extent) || y_extent > (size_t)PTRDIFF_MAX / sizeof(float)) {
         return FOVEA_STATUS_TOO_LARGE;
     }
-    const size_t needed = fovea_winograd_workspace_size(packed, threads);
+    const size_t needed = fovea_winograd_workspace_size(packed, fovea_pool_threads(threadpool));
     if (needed == 0) return FOVEA_STATUS_TOO_LARGE;
     if (workspace_bytes < needed) return FOVEA_STATUS_BUFFER_TOO_SMALL;
 
@@ -499,7 +499,8 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
      * about the same number of microkernel calls.
      */
     const double work = 2.0 * (double)plan.points * (double)M * (double)C * (double)plan.nr * (double)plan.blocks;
-    int t = fovea_threads_for(thread_slots(threads), work);
+    int t = fovea_threads_for(threadpool, work);
+    if ((size_t)t > MAX_THREADS) t = MAX_THREADS; /* the workspace has no more slices */
     plan.chunks = 1;
     if (t > 1 && plan.blocks % (size_t)t != 0 && plan.blocks < 8 * (size_t)t) {
         plan.chunks = min_size((size_t)t / gcd_size(plan.blocks, (size_t)t), plan.panels);
@@ -511,10 +512,10 @@ fovea_status fovea_winograd_conv2d_f32(const fovea_conv2d_params *params, const 
     slices += (WORKSPACE_ALIGN - (uintptr_t)slices % WORKSPACE_ALIGN) % WORKSPACE_ALIGN;
     const winograd_job job = {&plan, slices, units};
     if (t > 1 && plan.blocks == 1) {
-        fovea_parallel_run(t, transform_share, (void *)&job);
-        fovea_parallel_run(t, gemm_share, (void *)&job);
+        fovea_parallel_run(threadpool, t, transform_share, (void *)&job);
+        fovea_parallel_run(threadpool, t, gemm_share, (void *)&job);
     } else {
-        fovea_parallel_run(t, run_share, (void *)&job);
+        fovea_parallel_run(threadpool, t, run_share, (void *)&job);
     }
     return FOVEA_STATUS_OK;
 }

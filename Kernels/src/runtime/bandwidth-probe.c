@@ -1,6 +1,6 @@
 /*
  * The memory bandwidth probe (fovea_peak.h): libc's memcpy between two
- * buffers larger than the last-level cache, split over OpenMP threads, timed
+ * buffers larger than the last-level cache, split over the caller's pool, timed
  * in short blocks, the fastest block wins.
  *
  * memcpy, not a C loop: a SwiftPM debug build compiles C at -O0, and the
@@ -38,18 +38,19 @@ static void copy_share(void *context, size_t id, size_t count) {
     memcpy(j->b + first, j->a + first, end - first);
 }
 
-static void copy_block(const unsigned char *a, unsigned char *b, size_t bytes, int threads) {
+static void copy_block(const unsigned char *a, unsigned char *b, size_t bytes, const fovea_threadpool *threadpool,
+                       int threads) {
     const copy_job job = {a, b, bytes};
-    fovea_parallel_run(threads, copy_share, (void *)&job);
+    fovea_parallel_run(threadpool, threads, copy_share, (void *)&job);
 }
 
-double fovea_memory_bandwidth_gbps(size_t bytes, size_t threads, double seconds) {
+double fovea_memory_bandwidth_gbps(size_t bytes, const fovea_threadpool *threadpool, double seconds) {
     if (bytes == 0) bytes = (size_t)64 << 20;
     if (bytes < 4096) bytes = 4096;
     if (bytes > (size_t)1 << 32) bytes = (size_t)1 << 32;
     if (!(seconds > 0)) seconds = 0.2;
     if (seconds > 10) seconds = 10;
-    const int t = fovea_threads_for(threads < 1 ? 1 : threads, (double)bytes);
+    const int t = fovea_threads_for(threadpool, (double)bytes);
     unsigned char *a = malloc(bytes), *b = malloc(bytes);
     if (a == NULL || b == NULL) {
         free(a);
@@ -59,13 +60,13 @@ double fovea_memory_bandwidth_gbps(size_t bytes, size_t threads, double seconds)
     /* Touch every page first (in parallel, so each thread's share starts near it), then warm up once. */
     memset(a, 1, bytes);
     memset(b, 0, bytes);
-    copy_block(a, b, bytes, t);
+    copy_block(a, b, bytes, threadpool, t);
     double best = INFINITY;
     const double start = now_seconds();
     int blocks = 0;
     do {
         const double t0 = now_seconds();
-        copy_block(blocks % 2 ? b : a, blocks % 2 ? a : b, bytes, t);
+        copy_block(blocks % 2 ? b : a, blocks % 2 ? a : b, bytes, threadpool, t);
         const double elapsed = now_seconds() - t0;
         if (elapsed > 0 && elapsed < best) best = elapsed;
         blocks++;

@@ -1,28 +1,16 @@
 /*
- * fovea_parallel_run: an OpenMP parallel region when compiled with OpenMP
- * (the CMake library), else the pthread pool of thread-pool.c (the Swift
- * package, which builds with no unsafe flags).
+ * fovea_parallel_run / fovea_parallel_for: calls through the caller's pool
+ * (parallel.h). The standalone library's own pools are in default-threadpool.c.
  */
 #include "parallel.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-
-void fovea_parallel_run(int threads, fovea_parallel_task task, void *context) {
-    if (threads <= 1) {
+void fovea_parallel_run(const fovea_threadpool *pool, int threads, fovea_parallel_task task, void *context) {
+    if (threads <= 1 || pool == NULL || pool->parallelize == NULL) {
         task(context, 0, 1);
         return;
     }
-#pragma omp parallel num_threads(threads)
-    task(context, (size_t)omp_get_thread_num(), (size_t)omp_get_num_threads());
+    pool->parallelize(pool->context, (size_t)threads, task, context);
 }
-#else
-#include "thread-pool.h"
-
-void fovea_parallel_run(int threads, fovea_parallel_task task, void *context) {
-    fovea_thread_pool_run(threads, task, context);
-}
-#endif
 
 typedef struct loop {
     size_t items;
@@ -30,15 +18,16 @@ typedef struct loop {
     void *context;
 } loop;
 
-static void run_share(void *context, size_t thread, size_t threads) {
+static void run_share(void *context, size_t share, size_t shares) {
     const loop *l = (const loop *)context;
-    const size_t begin = l->items * thread / threads, end = l->items * (thread + 1) / threads;
+    const size_t begin = l->items * share / shares, end = l->items * (share + 1) / shares;
     if (begin < end) l->range(l->context, begin, end);
 }
 
-void fovea_parallel_for(int threads, size_t items, fovea_parallel_range range, void *context) {
+void fovea_parallel_for(const fovea_threadpool *pool, int threads, size_t items, fovea_parallel_range range,
+                        void *context) {
     if (items == 0) return;
     if ((size_t)threads > items) threads = (int)items;
     loop l = {items, range, context};
-    fovea_parallel_run(threads, run_share, &l);
+    fovea_parallel_run(pool, threads, run_share, &l);
 }

@@ -1,30 +1,29 @@
 /*
- * The one way kernels run on several threads: fovea_parallel_run calls a task
- * once per thread. With OpenMP (the CMake build) it is an OpenMP parallel
- * region; without it (the Swift package, which must build with no unsafe
- * flags) a small pool of persistent pthreads runs it (parallel.c).
+ * The one way kernels run on several threads: fovea_parallel_run hands a task
+ * to the caller's pool (fovea_threadpool.h), which runs share i of n for every
+ * i in [0, n). Kernels own no threads; a NULL pool is the calling thread.
  */
 #ifndef FOVEA_KERNELS_PARALLEL_H
 #define FOVEA_KERNELS_PARALLEL_H
 
 #include <stddef.h>
 
-/* One thread's share: `thread` in [0, threads); the caller runs thread 0. */
-typedef void (*fovea_parallel_task)(void *context, size_t thread, size_t threads);
+#include "fovea_threadpool.h"
 
 /*
- * Runs task(context, i, n) for every i in [0, n) on n threads and returns when
- * all are done. n is `threads` (from fovea_threads_for), or fewer if the pool
- * cannot start a thread; a call from inside a task runs on the calling thread
- * alone (n = 1), as OpenMP runs nested regions. Tasks must split their work by
- * (i, n) and not assume n == threads.
+ * Runs task(context, i, n) for every i in [0, n) through `pool` and returns
+ * when all are done. n is `threads` (from fovea_threads_for), or 1 for a NULL
+ * pool or a count below 2, when the task runs once on the calling thread.
+ * Shares may run on fewer threads than n (a busy pool, a call from inside a
+ * task): tasks split their work by (i, n) and never wait for each other.
  */
-void fovea_parallel_run(int threads, fovea_parallel_task task, void *context);
+void fovea_parallel_run(const fovea_threadpool *pool, int threads, fovea_parallel_task task, void *context);
 
 /* The items [begin, end) of a parallel loop. */
 typedef void (*fovea_parallel_range)(void *context, size_t begin, size_t end);
 
-/* Splits [0, items) into one contiguous range per thread (OpenMP's schedule(static)). */
-void fovea_parallel_for(int threads, size_t items, fovea_parallel_range range, void *context);
+/* Splits [0, items) into one contiguous range per share (OpenMP's schedule(static)). */
+void fovea_parallel_for(const fovea_threadpool *pool, int threads, size_t items, fovea_parallel_range range,
+                        void *context);
 
 #endif

@@ -43,13 +43,15 @@ fovea_isa fovea_active_isa(void);
 int fovea_isa_level(const char *name);
 
 /*
- * The threads a kernel call runs on: the caller's `requested` count (0 or 1:
- * the calling thread only), reduced to 1 for small jobs of about `work`
- * elementary operations (a parallel region costs microseconds) and without
- * OpenMP. Every kernel takes its count per call and uses this, so two
- * concurrent runs with different counts each get theirs (there is no
- * process-wide thread setting).
+ * The threads a kernel call on `pool` runs on: the pool's `threads` (NULL, 0
+ * or 1: the calling thread only), reduced to 1 for small jobs of about `work`
+ * elementary operations (a parallel region costs microseconds). Each call
+ * brings its own pool and count, so two concurrent runs with different counts
+ * each get theirs (there is no process-wide thread setting).
  */
-int fovea_threads_for(size_t requested, double work);
+int fovea_threads_for(const fovea_threadpool *pool, double work);
+
+/* The thread count a call on `pool` sizes its workspace for: the pool's `threads`, at least 1. */
+size_t fovea_pool_threads(const fovea_threadpool *threadpool);
 
 #endif

@@ -1,13 +1,13 @@
 /*
- * The pool of persistent pthreads that runs fovea_parallel_run in builds
- * without OpenMP (the Swift package: -fopenmp is an unsafe flag for SwiftPM).
+ * The pool of persistent pthreads behind the standalone library's default
+ * pool in builds without OpenMP (default-threadpool.c).
  *
  * SqueezeNet's small layers take ~40 µs, so starting and joining a region
  * must cost about a microsecond: workers spin on their own flag for
  * FOVEA_POOL_SPIN_NS after their last task (a network's kernels follow each
  * other within that), then sleep on a condition variable so that the core is
  * free for the photo decoder or other work between runs; this mirrors the
- * 1 ms OpenMP blocktime of threads.c. Each concurrent caller takes a team of
+ * 1 ms OpenMP blocktime of default-threadpool.c. Each concurrent caller takes a team of
  * its own from a free list (as each OpenMP root thread has its own team), so
  * two concurrent runs each get their thread count. Teams and their workers
  * live as long as the process.
@@ -34,7 +34,8 @@ typedef struct team {
     /* The current task; written by the caller before it bumps the workers' flags. */
     fovea_parallel_task task;
     void *context;
-    size_t threads;
+    size_t shares;  /* the task's n */
+    size_t threads; /* threads running shares: thread j runs shares j, j + threads, ... */
     _Alignas(64) atomic_size_t remaining; /* workers still running the task */
     atomic_int sleepers;                   /* workers waiting on wake */
     atomic_int caller_sleeping;            /* the caller waits on done */
@@ -92,6 +93,16 @@ static int spin_until_changed(atomic_uint *value, unsigned seen) {
     }
 }
 
+/* Thread `index`'s shares of the team's current task. */
+static void run_shares(const team *t, size_t index) {
+    for (size_t i = index; i < t->shares; i += t->threads) t->task(t->context, i, t->shares);
+}
+
+/* Every share on the calling thread. */
+static void run_inline(size_t n, fovea_parallel_task task, void *context) {
+    for (size_t i = 0; i < n; i++) task(context, i, n);
+}
+
 static void *worker_main(void *argument) {
     worker_start start = *(worker_start *)argument;
     free(argument);
@@ -109,7 +120,7 @@ static void *worker_main(void *argument) {
             pthread_mutex_unlock(&t->lock);
         }
         seen = atomic_load_explicit(go, memory_order_acquire);
-        t->task(t->context, start.index, t->threads);
+        run_shares(t, start.index);
         if (atomic_fetch_sub(&t->remaining, 1) == 1 && atomic_load(&t->caller_sleeping)) {
             pthread_mutex_lock(&t->lock);
             pthread_cond_signal(&t->done);
@@ -166,25 +177,26 @@ static size_t grow_team(team *t, size_t wanted) {
     return t->workers;
 }
 
-void fovea_thread_pool_run(int threads, fovea_parallel_task task, void *context) {
-    if (threads <= 1 || inside_task) {
-        task(context, 0, 1);
+void fovea_thread_pool_run(size_t n, fovea_parallel_task task, void *context) {
+    if (n <= 1 || inside_task) {
+        run_inline(n, task, context);
         return;
     }
     team *t = take_team();
-    const size_t workers = t != NULL ? grow_team(t, (size_t)threads - 1) : 0;
+    const size_t workers = t != NULL ? grow_team(t, n - 1) : 0;
     if (workers == 0) {
         if (t != NULL) return_team(t);
-        task(context, 0, 1);
+        run_inline(n, task, context);
         return;
     }
-    const size_t n = (size_t)threads - 1 < workers ? (size_t)threads : workers + 1;
+    const size_t threads = n - 1 < workers ? n : workers + 1;
     t->task = task;
     t->context = context;
-    t->threads = n;
-    atomic_store(&t->remaining, n - 1);
+    t->shares = n;
+    t->threads = threads;
+    atomic_store(&t->remaining, threads - 1);
     /* seq_cst stores then a seq_cst load of sleepers: a worker about to sleep either sees its flag or is woken. */
-    for (size_t i = 1; i < n; i++) atomic_fetch_add(&t->slots[i].go, 1);
+    for (size_t i = 1; i < threads; i++) atomic_fetch_add(&t->slots[i].go, 1);
     if (atomic_load(&t->sleepers) > 0) {
         pthread_mutex_lock(&t->lock);
         pthread_cond_broadcast(&t->wake);
@@ -192,7 +204,7 @@ void fovea_thread_pool_run(int threads, fovea_parallel_task task, void *context)
     }
 
     inside_task = 1;
-    task(context, 0, n);
+    run_shares(t, 0);
     inside_task = 0;
 
     long long deadline = 0;

@@ -9,6 +9,7 @@
 #include "fovea_kernels.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,24 @@ static long test_failures = 0;
             }                                                                \
         }                                                                    \
     } while (0)
+
+/*
+ * The pool a test's kernel calls run on: the standalone library's default pool
+ * with up to `threads` threads per call (capped at 64), or NULL (the calling
+ * thread) for 0. Kernels take a pool, not a count; tests keep their counts.
+ */
+enum { test_pool_most = 64 };
+static fovea_threadpool test_pools[test_pool_most + 1];
+static pthread_once_t test_pools_once = PTHREAD_ONCE_INIT;
+
+static void test_make_pools(void) {
+    for (size_t i = 0; i <= test_pool_most; i++) test_pools[i] = fovea_threadpool_default(i);
+}
+
+static inline const fovea_threadpool *test_pool(size_t threads) {
+    pthread_once(&test_pools_once, test_make_pools);
+    return threads == 0 ? NULL : &test_pools[threads > test_pool_most ? test_pool_most : threads];
+}
 
 #define CHECK_STATUS(call, expected)                                                              \
     do {                                                                                          \

@@ -32,14 +32,14 @@ struct DirectDepthwiseStep: PreparedStep {
         let runTime = runTimeBias ? try buffers.input(2, "Conv").floats : nil
         var params = shape.params
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
-        if context.threads > 1 { RunContext.parkWorkers() }
+        var pool = context.kernelThreadPool
         let status = weights.withUnsafeBufferPointer { w in
             withOptionalPointer(bias) { constantBias in
                 fovea_depthwise_conv2d_f32(&params, w.baseAddress, runTime.map { UnsafePointer($0) } ?? constantBias,
-                                           x.floats, y.floats, y.batchStride, &activation, context.threads)
+                                           x.floats, y.floats, y.batchStride, &activation, &pool)
             }
         }
         try KernelStatus.check(status, "Conv (depthwise)")
-        try shape.finishActivation(y, threads: context.threads)
+        try shape.finishActivation(y, context: context)
     }
 }

@@ -53,16 +53,15 @@ struct DirectSmallChannelConvolutionStep: PreparedStep {
         let runTime = runTimeBias ? try buffers.input(2, "Conv").floats : nil
         var params = shape.params
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
-        let threads = context.threads
-        if threads > 1 { RunContext.parkWorkers() }
+        var pool = context.kernelThreadPool
         let status = weights.withUnsafeBufferPointer { w in
             withOptionalPointer(bias) { constantBias in
                 fovea_conv2d_smallc_f32(&params, w.baseAddress, runTime.map { UnsafePointer($0) } ?? constantBias,
                                         x.floats, y.floats, y.batchStride, &activation, buffers.workspace,
-                                        workspaceBytes(threads: threads), threads)
+                                        workspaceBytes(threads: context.threads), &pool)
             }
         }
         try KernelStatus.check(status, "Conv (direct small-channel)")
-        try shape.finishActivation(y, threads: threads)
+        try shape.finishActivation(y, context: context)
     }
 }

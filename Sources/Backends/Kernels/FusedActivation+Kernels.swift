@@ -23,12 +23,13 @@ extension ConvolutionShape {
     var postActivation: UnaryKernelFunction? { activation.flatMap { UnaryKernelFunction($0) } }
 
     /// Applies ``postActivation`` (if any) in place to every image of `y`.
-    func finishActivation(_ y: TensorView, threads: Int) throws {
+    func finishActivation(_ y: TensorView, context: RunContext) throws {
         guard let function = postActivation else { return }
+        var pool = context.kernelThreadPool
         let image = y.imageCount
         for n in 0..<y.batch {
             try KernelStatus.check(function.apply(count: image, y.floats + n * y.batchStride, y.floats + n * y.batchStride,
-                                                  threads: threads), "Conv (\(function))")
+                                                  pool: &pool), "Conv (\(function))")
         }
     }
 }

@@ -5,7 +5,8 @@ import FoveaCore
 /// The backend on Fovea's C kernels (`Kernels/`, the `CFoveaKernels` module):
 /// packed SGEMM microkernels per ISA, im2col and 1×1 convolutions, Winograd
 /// F(2)/F(4)/F(6) for 3×3 convolutions, direct depthwise convolutions,
-/// pooling, softmax and elementwise operators, parallel with OpenMP.
+/// pooling, softmax and elementwise operators, split over the run's worker
+/// threads (``RunContext/kernelThreadPool``: the pool Swift steps use too).
 ///
 /// The ISA (AVX-512, AVX2, scalar) is detected once; `FOVEA_ISA` overrides it.
 /// Each convolution's algorithm comes from ``ConvolutionAlgorithmTable``
@@ -34,10 +35,6 @@ public struct KernelsBackend: Backend {
         }
         return try family.prepare(node, self)
     }
-
-    /// Whether the C kernels were built with OpenMP (the CMake library); else
-    /// (the Swift package) their own pthread pool runs their threads.
-    public static var hasOpenMP: Bool { fovea_kernels_has_openmp() != 0 }
 
     /// The ISA the kernels use now: `avx512`, `avx2` or `scalar`.
     public static var isa: String { String(cString: fovea_kernels_isa_name()) }

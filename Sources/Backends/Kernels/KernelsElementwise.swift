@@ -82,12 +82,12 @@ enum KernelsElementwise: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let left = try buffers.input(0, name), right = try buffers.input(1, name), out = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
+            var pool = context.kernelThreadPool
             let status = a.withUnsafeBufferPointer { aShape in
                 b.withUnsafeBufferPointer { bShape in
                     y.withUnsafeBufferPointer { yShape in
                         fovea_binary_f32(op, a.count, aShape.baseAddress, left.floats, b.count, bShape.baseAddress,
-                                         right.floats, y.count, yShape.baseAddress, out.floats, nil, context.threads)
+                                         right.floats, y.count, yShape.baseAddress, out.floats, nil, &pool)
                     }
                 }
             }
@@ -105,8 +105,8 @@ enum KernelsElementwise: KernelsOperatorFamily {
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, "\(activation)"), y = buffers.outputs[0]
             var kernel = activation.kernelActivation
-            if context.threads > 1 { RunContext.parkWorkers() }
-            try KernelStatus.check(fovea_activation_f32(&kernel, count, x.floats, y.floats, context.threads), "\(activation)")
+            var pool = context.kernelThreadPool
+            try KernelStatus.check(fovea_activation_f32(&kernel, count, x.floats, y.floats, &pool), "\(activation)")
         }
     }
 
@@ -118,8 +118,8 @@ enum KernelsElementwise: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, "Sigmoid"), y = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
-            try KernelStatus.check(fovea_sigmoid_f32(count, x.floats, y.floats, context.threads), "Sigmoid")
+            var pool = context.kernelThreadPool
+            try KernelStatus.check(fovea_sigmoid_f32(count, x.floats, y.floats, &pool), "Sigmoid")
         }
     }
 
@@ -134,8 +134,8 @@ enum KernelsElementwise: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, name), y = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
-            try KernelStatus.check(function.apply(count: count, x.floats, y.floats, threads: context.threads), name)
+            var pool = context.kernelThreadPool
+            try KernelStatus.check(function.apply(count: count, x.floats, y.floats, pool: &pool), name)
         }
     }
 
@@ -147,8 +147,8 @@ enum KernelsElementwise: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, "Softmax"), y = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
-            try KernelStatus.check(fovea_softmax_f32(outer, length, inner, x.floats, y.floats, isLog ? 1 : 0, context.threads),
+            var pool = context.kernelThreadPool
+            try KernelStatus.check(fovea_softmax_f32(outer, length, inner, x.floats, y.floats, isLog ? 1 : 0, &pool),
                                    isLog ? "LogSoftmax" : "Softmax")
         }
     }

@@ -27,9 +27,9 @@ enum KernelsLayerNormalization: KernelsOperatorFamily {
             let x = try buffers.input(0, "LayerNormalization"), scale = try buffers.input(1, "LayerNormalization")
             let bias = hasBias ? try buffers.input(2, "LayerNormalization").floats : nil
             let y = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
+            var pool = context.kernelThreadPool
             try KernelStatus.check(shape.apply(x.floats, scale: scale.floats, bias: bias.map { UnsafePointer($0) }, y.floats,
-                                               threads: context.threads),
+                                               pool: &pool),
                                    "LayerNormalization")
         }
     }

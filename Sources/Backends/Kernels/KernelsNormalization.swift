@@ -53,11 +53,11 @@ enum KernelsNormalization: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, "BatchNormalization"), y = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
+            var pool = context.kernelThreadPool
             let status = scale.withUnsafeBufferPointer { a in
                 shift.withUnsafeBufferPointer { b in
                     fovea_channel_affine_f32(batch, channels, plane, x.floats, a.baseAddress, b.baseAddress, y.floats, nil,
-                                             context.threads)
+                                             &pool)
                 }
             }
             try KernelStatus.check(status, "BatchNormalization")

@@ -86,9 +86,9 @@ enum KernelsPooling: KernelsOperatorFamily {
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, isMax ? "MaxPool" : "AveragePool"), y = buffers.outputs[0]
             var params = params
-            if context.threads > 1 { RunContext.parkWorkers() }
-            let status = isMax ? fovea_maxpool2d_f32(&params, x.floats, y.floats, context.threads)
-                               : fovea_avgpool2d_f32(&params, x.floats, y.floats, context.threads)
+            var pool = context.kernelThreadPool
+            let status = isMax ? fovea_maxpool2d_f32(&params, x.floats, y.floats, &pool)
+                               : fovea_avgpool2d_f32(&params, x.floats, y.floats, &pool)
             try KernelStatus.check(status, isMax ? "MaxPool" : "AveragePool")
         }
     }
@@ -100,10 +100,10 @@ enum KernelsPooling: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, isMax ? "GlobalMaxPool" : "GlobalAveragePool"), y = buffers.outputs[0]
-            if context.threads > 1 { RunContext.parkWorkers() }
+            var pool = context.kernelThreadPool
             let status = isMax
-                ? fovea_global_maxpool_f32(batch, channels, spatialSize, x.floats, y.floats, context.threads)
-                : fovea_global_avgpool_f32(batch, channels, spatialSize, x.floats, y.floats, context.threads)
+                ? fovea_global_maxpool_f32(batch, channels, spatialSize, x.floats, y.floats, &pool)
+                : fovea_global_avgpool_f32(batch, channels, spatialSize, x.floats, y.floats, &pool)
             try KernelStatus.check(status, isMax ? "GlobalMaxPool" : "GlobalAveragePool")
         }
     }

@@ -38,10 +38,9 @@ enum KernelsTranspose: KernelsOperatorFamily {
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, "Transpose").floats, y = buffers.outputs[0].floats
-            let threads = max(1, context.threads)
-            if threads > 1 { RunContext.parkWorkers() }
+            var pool = context.kernelThreadPool
             let sizes = shape.map { UInt($0) }, perm = permutation.map { UInt($0) }
-            try KernelStatus.check(fovea_transpose_f32(sizes.count, sizes, perm, x, y, threads), "Transpose")
+            try KernelStatus.check(fovea_transpose_f32(sizes.count, sizes, perm, x, y, &pool), "Transpose")
         }
     }
 }

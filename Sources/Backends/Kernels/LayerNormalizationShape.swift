@@ -36,9 +36,9 @@ public struct LayerNormalizationShape: Sendable, Equatable {
         self.epsilon = epsilon
     }
 
-    /// Normalizes `x` into `y` (which may be `x`); `bias` may be `nil`.
+    /// Normalizes `x` into `y` (which may be `x`) on `pool` (nil: the calling thread); `bias` may be `nil`.
     public func apply(_ x: UnsafePointer<Float>, scale: UnsafePointer<Float>, bias: UnsafePointer<Float>?,
-                      _ y: UnsafeMutablePointer<Float>, threads: Int) -> fovea_status {
-        fovea_layer_norm_f32(outer, inner, x, scale, bias, epsilon, y, threads)
+                      _ y: UnsafeMutablePointer<Float>, pool: UnsafePointer<fovea_threadpool>?) -> fovea_status {
+        fovea_layer_norm_f32(outer, inner, x, scale, bias, epsilon, y, pool)
     }
 }

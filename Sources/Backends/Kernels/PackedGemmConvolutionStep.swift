@@ -44,16 +44,15 @@ struct PackedGemmConvolutionStep: PreparedStep {
         let bias = runTimeBias ? try buffers.input(2, "Conv").floats : nil
         var params = shape.params
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
-        let threads = context.threads
-        if threads > 1 { RunContext.parkWorkers() }
+        var pool = context.kernelThreadPool
         // With a residual, the output holds it first and every tile starts from it.
         if shape.addsResidual { try buffers.startFromResidual("Conv") }
         let convolve = shape.addsResidual ? fovea_conv2d_add_f32 : fovea_conv2d_f32
         try KernelStatus.check(
             convolve(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
-                     buffers.workspace, workspaceBytes(threads: threads), threads),
+                     buffers.workspace, workspaceBytes(threads: context.threads), &pool),
             "Conv")
-        try shape.finishActivation(y, threads: threads)
+        try shape.finishActivation(y, context: context)
     }
 }
 

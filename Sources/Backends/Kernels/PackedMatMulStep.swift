@@ -78,7 +78,7 @@ struct PackedMatMulStep: PreparedStep {
         let s = shape, op = opName
         let a = try buffers.input(0, op).floats, y = buffers.outputs[0].floats
         let threads = max(1, context.threads)
-        if threads > 1 { RunContext.parkWorkers() }
+        var pool = context.kernelThreadPool
         let workspace = try buffers.floatWorkspace(op)
         let workspaceFloats = workspaceBytes(threads: threads) / MemoryLayout<Float>.stride
         try withOptionalPointer(bias) { bias in
@@ -86,14 +86,14 @@ struct PackedMatMulStep: PreparedStep {
                 if let rows = flattenedRows {
                     try KernelStatus.check(
                         fovea_matmul_f32(rows, a, s.inner, packedB.matrixFloats, bias, y, s.columns, nil, workspace,
-                                         workspaceFloats, threads), op)
+                                         workspaceFloats, &pool), op)
                     return
                 }
                 for (index, aOffset) in s.aOffsets.enumerated() {
                     try KernelStatus.check(
                         fovea_matmul_f32(s.rows, a + aOffset, s.inner, packedB.matrixFloats, bias,
                                          y + index * s.rows * s.columns, s.columns, nil, workspace, workspaceFloats,
-                                         threads), op)
+                                         &pool), op)
                 }
                 return
             }
@@ -111,7 +111,7 @@ struct PackedMatMulStep: PreparedStep {
                 }
                 try KernelStatus.check(
                     fovea_matmul_f32(s.rows, a + aOffset, s.aRowStride, packed, bias, y + index * s.rows * s.columns,
-                                     s.columns, nil, scratch, workspaceFloats - packedFloats, threads), op)
+                                     s.columns, nil, scratch, workspaceFloats - packedFloats, &pool), op)
             }
         }
     }

@@ -18,18 +18,19 @@ struct ResidualAddition: Sendable {
     var scratchBytes: Int { (scratchFloats * MemoryLayout<Float>.stride + 63) / 64 * 64 }
 
     /// `y = activation(scratch + residual)` image by image; y may be the residual's own memory.
-    func finish(_ scratch: UnsafePointer<Float>, _ buffers: StepBuffers, threads: Int) throws {
+    func finish(_ scratch: UnsafePointer<Float>, _ buffers: StepBuffers, context: RunContext) throws {
         let residual = try buffers.input(3, "Conv"), y = buffers.outputs[0]
         guard residual.shape == y.shape else {
             throw FoveaError(.shapeMismatch, "Conv: the residual input is \(residual.shape.shapeDescription); expected the output's shape \(y.shape.shapeDescription)")
         }
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
+        var pool = context.kernelThreadPool
         let extent = [shape.outputImage]
         for n in 0..<Int(shape.params.batch) {
             let status = extent.withUnsafeBufferPointer { dims in
                 fovea_binary_f32(FOVEA_BINARY_ADD, 1, dims.baseAddress, scratch + n * shape.outputImage,
                                  1, dims.baseAddress, residual.image(n), 1, dims.baseAddress, y.image(n),
-                                 &activation, threads)
+                                 &activation, &pool)
             }
             try KernelStatus.check(status, "Conv residual")
         }

@@ -12,16 +12,13 @@ public struct SqueezeExcitationStep: PreparedStep {
     let batch: Int, channels: Int, reduced: Int, plane: Int
     let reduceWeights: [Float], reduceBias: [Float]?, expandWeights: [Float], expandBias: [Float]?
     let reduceActivation: FusedActivation?, gateActivation: FusedActivation?
-    /// Whether the C kernels may use the run's threads through OpenMP (the kernels
-    /// backend); else they run on the calling thread (the simd backend's Swift workers stay its own).
-    let usesOpenMP: Bool
 
     public var algorithm: String { "squeeze-excitation pool+gemv+scale" }
     public var overwritableInput: Int? { 0 }
 
     /// The step for a planned node with constant weights and biases; `nil` (with no
     /// step) for anything else, so the backend declines it.
-    public init?(_ node: NodeContext, usesOpenMP: Bool) {
+    public init?(_ node: NodeContext) {
         guard case .squeezeExcitation(let attributes) = node.op, node.outputTypes.count == 1,
               let x = node.inputType(0), x.dataType == .float32, x.shape.count == 4, node.outputTypes[0] == x,
               (try? node.op.outputTypes(inputs: node.inputTypes, outputCount: 1)) == [x],
@@ -39,7 +36,6 @@ public struct SqueezeExcitationStep: PreparedStep {
         expandBias = node.constant(4)?.floats
         reduceActivation = attributes.reduce.activation
         gateActivation = attributes.expand.activation
-        self.usesOpenMP = usesOpenMP
     }
 
     public func workspaceBytes(threads: Int) -> Int {
@@ -50,9 +46,8 @@ public struct SqueezeExcitationStep: PreparedStep {
         let x = try buffers.input(0, "SqueezeExcitation"), y = buffers.outputs[0]
         let pooled = try buffers.floatWorkspace("SqueezeExcitation")
         let hidden = pooled + batch * channels, gate = hidden + batch * reduced
-        let threads = usesOpenMP ? context.threads : 1
-        if usesOpenMP && threads > 1 { RunContext.parkWorkers() }
-        try KernelStatus.check(fovea_global_avgpool_f32(batch, channels, plane, x.floats, pooled, threads), "SqueezeExcitation (pool)")
+        var pool = context.kernelThreadPool
+        try KernelStatus.check(fovea_global_avgpool_f32(batch, channels, plane, x.floats, pooled, &pool), "SqueezeExcitation (pool)")
         Self.matrixVector(batch: batch, rows: reduced, columns: channels, weights: reduceWeights, bias: reduceBias,
                           activation: reduceActivation, input: pooled, output: hidden)
         Self.matrixVector(batch: batch, rows: channels, columns: reduced, weights: expandWeights, bias: expandBias,
@@ -61,7 +56,7 @@ public struct SqueezeExcitationStep: PreparedStep {
         let status = shape.withUnsafeBufferPointer { s in
             gateShape.withUnsafeBufferPointer { g in
                 fovea_binary_f32(FOVEA_BINARY_MUL, 3, s.baseAddress, x.floats, 3, g.baseAddress, gate, 3, s.baseAddress, y.floats,
-                                 nil, threads)
+                                 nil, &pool)
             }
         }
         try KernelStatus.check(status, "SqueezeExcitation (scale)")

@@ -123,10 +123,11 @@ public struct UnaryKernelFunction: Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// `y[i] = f(x[i])` for `count` elements (y may be x) on up to `threads`
-    /// OpenMP threads; the status of `fovea_unary_f32`.
-    public func apply(count: Int, _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>, threads: Int) -> fovea_status {
+    /// `y[i] = f(x[i])` for `count` elements (y may be x) on `pool` (nil: the
+    /// calling thread); the status of `fovea_unary_f32`.
+    public func apply(count: Int, _ x: UnsafePointer<Float>, _ y: UnsafeMutablePointer<Float>,
+                      pool: UnsafePointer<fovea_threadpool>?) -> fovea_status {
         var function = cValue
-        return fovea_unary_f32(&function, count, x, y, threads)
+        return fovea_unary_f32(&function, count, x, y, pool)
     }
 }

@@ -67,24 +67,23 @@ struct WinogradConvolutionStep: PreparedStep {
         let bias = runTimeBias ? try buffers.input(2, "Conv").floats : nil
         var params = shape.params
         var activation = shape.activation?.kernelActivation ?? fovea_activation()
-        let threads = context.threads
-        if threads > 1 { RunContext.parkWorkers() }
-        let convolutionBytes = fovea_winograd_workspace_size(packed.bytes, threads)
+        var pool = context.kernelThreadPool
+        let convolutionBytes = fovea_winograd_workspace_size(packed.bytes, context.threads)
         guard let residual else {
             try KernelStatus.check(
                 fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, y.floats, y.batchStride, bias, &activation,
-                                          buffers.workspace, convolutionBytes, threads),
+                                          buffers.workspace, convolutionBytes, &pool),
                 "Conv (Winograd)")
-            try shape.finishActivation(y, threads: threads)
+            try shape.finishActivation(y, context: context)
             return
         }
         let scratch = try buffers.floatWorkspace("Conv (Winograd)")
         var none = fovea_activation()
         try KernelStatus.check(
             fovea_winograd_conv2d_f32(&params, packed.bytes, x.floats, scratch, shape.outputImage, bias, &none,
-                                      buffers.workspace.map { $0 + residual.scratchBytes }, convolutionBytes, threads),
+                                      buffers.workspace.map { $0 + residual.scratchBytes }, convolutionBytes, &pool),
             "Conv (Winograd)")
-        try residual.finish(scratch, buffers, threads: threads)
-        try shape.finishActivation(y, threads: threads)
+        try residual.finish(scratch, buffers, context: context)
+        try shape.finishActivation(y, context: context)
     }
 }

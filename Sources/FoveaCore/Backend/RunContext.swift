@@ -31,10 +31,23 @@ public struct RunContext: Sendable {
 
     /// Sends Fovea's idle worker threads to sleep at once instead of letting
     /// them spin for their next job. A step that hands the cores to another
-    /// thread pool (OpenBLAS's, OpenMP's) calls it first, so the pools do not
-    /// fight; the workers wake again for the next parallel step.
+    /// thread pool (OpenBLAS's own pthreads, in the blas backend) calls it
+    /// first, so the pools do not fight; the workers wake again for the next
+    /// parallel step. The C kernels need no such call: they run on these
+    /// workers (``runShares(_:_:)``).
     public static func parkWorkers() {
         WorkerPool.shared.park()
+    }
+
+    /// Calls `body(0) ... body(shares - 1)` on the caller and Fovea's worker
+    /// threads, and returns when all are done: the worker pool as a plain
+    /// parallel-for, for the trampoline that hands it to C kernels
+    /// (`RunContext.kernelThreadPool`). The caller chooses `shares` (at most
+    /// its run's ``threads``); when the pool is busy with another run, or the
+    /// call comes from inside a share, the caller runs every share itself.
+    public static func runShares(_ shares: Int, _ body: (Int) -> Void) {
+        guard shares > 0 else { return }
+        WorkerPool.shared.run(chunks: shares, body)
     }
 
     /// ``parallelFor(_:_:)`` that also tells each call its chunk index

@@ -118,7 +118,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     /// Sends spinning workers to sleep now rather than after their spin:
-    /// for a step that hands the cores to another thread pool (OpenBLAS, OpenMP).
+    /// for a step that hands the cores to another thread pool (OpenBLAS's).
     func park() {
         parkings.wrappingIncrement(ordering: .relaxed)
     }

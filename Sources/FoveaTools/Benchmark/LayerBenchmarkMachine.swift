@@ -1,4 +1,6 @@
 import CFoveaKernels
+import FoveaCore
+import FoveaKernelsBackend
 import Foundation
 
 /// The machine's single-thread float32 multiply-add peak, measured here by a
@@ -129,7 +131,8 @@ public struct MemoryBandwidth: Sendable, Codable, Equatable {
 
     /// Measures now, on `threads` threads, for about `seconds`.
     public static func measure(threads: Int, seconds: Double = 0.1) -> MemoryBandwidth {
-        MemoryBandwidth(threads: threads, gigabytesPerSecond: fovea_memory_bandwidth_gbps(0, max(1, threads), seconds))
+        var pool = RunContext(threads: threads).kernelThreadPool
+        return MemoryBandwidth(threads: threads, gigabytesPerSecond: fovea_memory_bandwidth_gbps(0, &pool, seconds))
     }
 
     /// Measured once per process and thread count.

@@ -5,7 +5,7 @@
  *
  * A variant computes one plane (one channel of one batch item); the exported
  * entry points check the arguments, pick the variant and run it over all
- * planes (in parallel with OpenMP). Variants assume checked parameters (all
+ * planes (in parallel on the caller's pool). Variants assume checked parameters (all
  * sizes fit in int64_t). A window may hold no input element (only padding):
  * max pooling then gives -FLT_MAX and average pooling 0, as the reference backend.
  */
