@@ -5,6 +5,10 @@
 #   docker build -t fovea-serve .
 #   docker run -p 8080:8080 -p 8081:8081 -v $PWD/../shared/models:/mnt/models:ro fovea-serve \
 #     --model squeezenet=/mnt/models/squeezenet1.1.onnx
+#
+# The image also holds the `fovea` command line (/usr/local/bin/fovea): the
+# worker of deploy/collections/indexed-job.yaml, which runs it in place of the
+# entrypoint (docs/large-collections.md).
 
 # Build: the official Swift image plus the same Debian packages as CI (scripts/ci/install-deps.sh).
 FROM swift:6.3-bookworm AS build
@@ -16,12 +20,17 @@ RUN swift build -c release --package-path Server --product fovea-serve --static-
  && mkdir /out \
  && cp Server/.build/release/fovea-serve /out/ \
  && cp -r Server/.build/release/*.resources /out/
+RUN swift build -c release --product fovea --static-swift-stdlib \
+ && cp .build/release/fovea /out/ \
+ && cp -r .build/release/*.resources /out/
 
-# Run: the shared libraries the build linked (libjpeg-turbo, libpng, OpenBLAS, LLVM's OpenMP).
+# Run: the shared libraries the builds linked (libjpeg-turbo, libpng, OpenBLAS, LLVM's
+# OpenMP; for `fovea`, also FFTW, zbar and libLBFGS).
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       libturbojpeg0 libpng16-16 libopenblas0-pthread libomp5-19 ca-certificates \
+      libfftw3-single3 libzbar0 liblbfgs0 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --uid 1000 --no-create-home fovea
 COPY --from=build /out/ /usr/local/bin/

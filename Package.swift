@@ -145,6 +145,9 @@ let package = Package(
                     exclude: ["Frames/Barcodes"]),
         .testTarget(name: "FoveaTrainingTests", dependencies: ["FoveaTraining", "Fovea", "FoveaTools", "FoveaCore", "FoveaImage"]),
         .testTarget(name: "FoveaBatchingTests", dependencies: ["FoveaBatching"]),
+        // The command line's own logic (`@testable import fovea`): path lists,
+        // shards, resuming, progress lines.
+        .testTarget(name: "FoveaCLITests", dependencies: ["fovea"]),
         // Depends on Fovea alone: compiles only if `import Fovea` exposes the user-facing
         // API and the plugin types (the other side: scripts/ci/api-boundary.sh).
         .testTarget(name: "FoveaAPITests", dependencies: ["Fovea"]),

@@ -31,6 +31,11 @@ extension ClassificationRequest {
     /// }
     /// ```
     ///
+    /// `paths` may be any sequence, read lazily on the background thread just
+    /// ahead of the images being prepared: a sequence that reads paths from a
+    /// file or a pipe keeps memory bounded however long it is, and one that
+    /// waits for its next path does not hold back the images already read.
+    ///
     /// - Parameters:
     ///   - paths: the image files (JPEG, PNG or PPM), classified in this order.
     ///   - orientation: how every file's stored pixels are turned; `nil` reads
@@ -39,22 +44,31 @@ extension ClassificationRequest {
     ///   - batchSize: images per inference (≥ 1). Several images run as one
     ///     `N×C×H×W` batch when the model accepts it, else one at a time.
     ///   - body: called with each classified image, in order.
-    public func classify(contentsOf paths: [String], orientation: ImageOrientation? = nil,
-                         limits: ImageDecodingLimits = .default, batchSize: Int = 1,
-                         _ body: (ClassifiedImage) throws -> Void) throws {
+    public func classify<Paths: Sequence & Sendable>(contentsOf paths: Paths, orientation: ImageOrientation? = nil,
+                                                     limits: ImageDecodingLimits = .default, batchSize: Int = 1,
+                                                     _ body: (ClassifiedImage) throws -> Void) throws where Paths.Element == String {
         let batchSize = max(1, batchSize)
         let request = self
-        // Two batches in flight: one being run, the next being prepared.
-        let prefetcher = Prefetcher(count: paths.count, depth: 2 * batchSize) { index in
-            PreparedFile(path: paths[index], request: request, orientation: orientation, limits: limits)
+        let source = PathSource(paths)
+        // Two batches in flight: one being run, the next being prepared. The
+        // item after the last path is `nil`: the prefetcher does not know the count.
+        let prefetcher = Prefetcher<PreparedFile?>(count: .max, depth: 2 * batchSize) { _ in
+            source.next().map { PreparedFile(path: $0, request: request, orientation: orientation, limits: limits) }
         }
         defer { prefetcher.cancel() }
         var split = PipelineThreadSplit(threads: model.configuration.effectiveThreads)
         let clock = ContinuousClock()
-        var start = 0
-        while start < paths.count {
+        var taken = 0
+        var ended = false
+        while !ended {
             let began = clock.now
-            let files = (start..<min(paths.count, start + batchSize)).map(prefetcher.take)
+            var files: [PreparedFile] = []
+            while files.count < batchSize {
+                guard let file = prefetcher.take(taken) else { ended = true; break }
+                files.append(file)
+                taken += 1
+            }
+            if files.isEmpty { break }
             let results = run(files, threads: split.inferenceThreads)
             for (file, result) in zip(files, results) {
                 completionHandler?(self, result)
@@ -62,7 +76,6 @@ extension ClassificationRequest {
             }
             // The whole step, waiting for the images included: the pipeline's pace.
             split.record(images: files.count, seconds: (clock.now - began).seconds)
-            start += files.count
         }
     }
 
@@ -80,6 +93,22 @@ extension ClassificationRequest {
                 Result { try FoveaError.at(.init(file: file.path)) { try observations(forInputTensor: tensor, threads: threads) } }
             }
         }
+    }
+}
+
+/// The paths' iterator, advanced only by the prefetcher's thread; once it has
+/// ended it keeps answering `nil` (an iterator need not, after its end).
+private final class PathSource<Paths: Sequence>: @unchecked Sendable where Paths.Element == String {
+    // @unchecked: only the prefetcher's one thread calls `next()`.
+    private var iterator: Paths.Iterator
+    private var ended = false
+
+    init(_ paths: Paths) { iterator = paths.makeIterator() }
+
+    func next() -> String? {
+        guard !ended else { return nil }
+        guard let path = iterator.next() else { ended = true; return nil }
+        return path
     }
 }
 

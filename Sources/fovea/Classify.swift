@@ -12,6 +12,15 @@ struct Classify: ParsableCommand {
         (its sidecar <name>.fovea.json, or ImageNet's mean and std; --mean/--std \
         override), and run. Confidences are the softmax of the model's output \
         unless the model outputs probabilities. Directories are searched for images.
+
+        For large collections (docs/large-collections.md): --paths-from reads the \
+        paths one per line from a file or standard input (-), --jsonl writes one \
+        JSON object per photo as soon as it is done (with its input line number; \
+        a photo that fails is an object with "error", and the exit status is 0 \
+        unless the run itself stopped), --output FILE --resume continues an \
+        interrupted run, and --shard I/N does the I-th of N parts of the list. \
+        When standard error is not a terminal, a JSON progress line is written \
+        there every --progress-interval seconds.
         """
     )
 
@@ -60,13 +69,40 @@ struct Classify: ParsableCommand {
     @Flag(help: "Print JSON: {\"results\":[{\"image\":…,\"orientation\":…,\"observations\":[{\"identifier\":…,\"confidence\":…}]}]}.")
     var json = false
 
+    @Flag(help: "Print JSON Lines: one object per photo as it is done, as --json's results plus \"line\" (the photo's input line, from 1).")
+    var jsonl = false
+
+    @Option(help: ArgumentHelp("Read the paths from this file, one per line (- for standard input); blank lines are skipped.", valueName: "file"))
+    var pathsFrom: String?
+
+    @Option(help: ArgumentHelp("With --jsonl: write the results to this file (started afresh unless --resume).", valueName: "file"))
+    var output: String?
+
+    @Flag(help: "With --output: keep the results already in the file and classify only the photos after them.")
+    var resume = false
+
+    @Option(help: ArgumentHelp("Classify only part I of N (0-based): the input lines L with (L - 1) mod N = I.", valueName: "I/N"))
+    var shard: Shard?
+
+    @Option(help: "Seconds between JSON progress lines on standard error when it is not a terminal (0: none).")
+    var progressInterval: Double = 5
+
     @Argument(help: "Image files or directories.")
-    var images: [String]
+    var images: [String] = []
 
     func validate() throws {
         guard top >= 1 else { throw ValidationError("--top must be at least 1") }
         guard (1...256).contains(batchSize) else { throw ValidationError("--batch-size must be in 1...256") }
-        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        if pathsFrom != nil {
+            guard images.isEmpty else { throw ValidationError("give the images either as arguments or with --paths-from, not both") }
+            guard saveInput == nil else { throw ValidationError("--save-input takes images given as arguments, not --paths-from") }
+        } else {
+            guard !images.isEmpty else { throw ValidationError("give at least one image (or --paths-from FILE)") }
+        }
+        guard !(json && jsonl) else { throw ValidationError("--json and --jsonl: choose one") }
+        guard output == nil || jsonl else { throw ValidationError("--output writes JSON Lines: add --jsonl") }
+        guard !resume || output != nil else { throw ValidationError("--resume continues the file given with --output") }
+        guard progressInterval >= 0, progressInterval.isFinite else { throw ValidationError("--progress-interval must be 0 or more seconds") }
         guard (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be in 0...1") }
         if let cropFraction, !(cropFraction > 0 && cropFraction <= 1) { throw ValidationError("--crop-fraction must be in (0, 1]") }
     }
@@ -100,16 +136,63 @@ struct Classify: ParsableCommand {
             request.minimumConfidence = minConfidence
         }
 
-        let (files, listingErrors) = ImageFiles.expand(images)
-        var failures = listingErrors.count
-        listingErrors.forEach { printError($0) }
+        let list: PathList
+        var total: Int?
+        var failures = 0
+        if let pathsFrom {
+            list = try PathList(contentsOf: pathsFrom)
+        } else {
+            let (files, listingErrors) = ImageFiles.expand(images)
+            failures += listingErrors.count
+            listingErrors.forEach { printError($0) }
+            list = PathList(paths: files)
+            total = shard?.lineCount(among: files.count) ?? files.count
+        }
+        let queue = PhotoQueue(list, shard: shard)
+
+        var writer: JSONLinesWriter?
+        var skipped = 0
+        if let output {
+            if resume {
+                let point = try ResumePoint.read(path: output)
+                if point.tornBytes > 0 {
+                    guard truncate(output, off_t(point.completeLength)) == 0 else {
+                        throw FoveaError(.io, "cannot cut off the torn last line (\(String(cString: strerror(errno))))", location: .init(file: output))
+                    }
+                    printWarning("\(output): removed a last line cut short (\(point.tornBytes) bytes) by an interrupted run; that photo is done again")
+                }
+                try point.skipDone(in: queue, file: output)
+                skipped = point.results
+            }
+            writer = try JSONLinesWriter(path: output, appending: resume)
+        } else if jsonl {
+            writer = JSONLinesWriter()
+        }
+        total = total.map { $0 - skipped }
+
         var results: [ImageResult] = []
-        let progress = ProgressBar(total: files.count)
+        var done = 0
+        var photoFailures = 0
+        let progress = ProgressBar(total: total)
+        let progressLog = ProgressLog(interval: progressInterval, skipped: skipped)
         // Said once, before the first result that names classes by index.
         var labelsWarning = Self.labelsWarning(for: loaded)
         let started = DispatchTime.now().uptimeNanoseconds
 
-        func report(_ file: String, orientation: ImageOrientation?, _ result: Result<[ClassificationObservation], any Error>) {
+        func record(_ result: ImageResult) throws {
+            done += 1
+            if let writer {
+                try writer.write(result)
+            } else if json {
+                results.append(result)
+            }
+            progress.update(done: done, failed: photoFailures)
+            progressLog.update(done: done, failed: photoFailures)
+        }
+
+        func report(_ file: String, line: Int, orientation: ImageOrientation?, _ result: Result<[ClassificationObservation], any Error>) throws {
+            // JSON Lines number each photo by its input line.
+            let line = writer != nil ? line : nil
             switch result {
             case .success(let all):
                 let observations = coreMLOutputs == nil ? all : Array(all.filter { $0.confidence >= minConfidence }.prefix(top))
@@ -122,7 +205,7 @@ struct Classify: ParsableCommand {
                                                                           limits: pixels.limits).image)
                     }
                 } catch {
-                    report(file, orientation: orientation, .failure(error))
+                    try report(file, line: line ?? 0, orientation: orientation, .failure(error))
                     return
                 }
                 if let warning = labelsWarning {
@@ -130,52 +213,66 @@ struct Classify: ParsableCommand {
                     printWarning(warning)
                     labelsWarning = nil
                 }
-                results.append(ImageResult(image: file, orientation: orientation?.name, observations: observations,
-                                           notSure: observations.isEmpty ? true : nil, error: nil,
-                                           outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }, barcodes: codes))
-                if !json { progress.clear(); printText(image: file, observations: observations); if let codes { printBarcodes(codes) } }
+                if !json && writer == nil {
+                    progress.clear()
+                    printText(image: file, observations: observations)
+                    if let codes { printBarcodes(codes) }
+                }
+                try record(ImageResult(image: file, line: line, orientation: orientation?.name, observations: observations,
+                                       notSure: observations.isEmpty ? true : nil, error: nil,
+                                       outputs: coreMLOutputs.map { CoreMLOutputs.values(names: $0, observations: all) }, barcodes: codes))
             case .failure(let error):
-                failures += 1
-                results.append(ImageResult(image: file, orientation: nil, observations: nil, notSure: nil, error: String(describing: error), outputs: nil, barcodes: nil))
-                progress.clear()
-                printError("\(error)")
+                photoFailures += 1
+                // JSON Lines carry the error in the photo's line; elsewhere it goes to standard error.
+                if writer == nil {
+                    progress.clear()
+                    printError("\(error)")
+                }
+                try record(ImageResult(image: file, line: line, orientation: nil, observations: nil, notSure: nil,
+                                       error: String(describing: error), outputs: nil, barcodes: nil))
             }
-            progress.update(done: results.count)
         }
 
         progress.update(done: 0)
         if let saveInput {
             // Prepare once: the saved picture is the one classified.
-            for file in files {
+            let several = (total ?? 2) > 1
+            while let entry = try queue.nextLine() {
+                let file = entry.path
                 var orientation: ImageOrientation?
                 let result = Result {
                     let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation, limits: pixels.limits)
                     orientation = handler.orientation
-                    let path = files.count > 1 ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
+                    let path = several ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
                     let prepared = try FoveaError.at(.init(file: file)) { try request.preparedImage(for: handler.image) }
                     try writeImage(prepared, to: path)
                     return try FoveaError.at(.init(file: file)) { try request.observations(forPreparedImage: prepared) }
                 }
-                report(file, orientation: orientation, result)
+                try report(file, line: entry.number, orientation: orientation, result)
             }
         } else {
-            // Pipelined: the next photos are decoded while the model runs this one.
-            try request.classify(contentsOf: files, orientation: orientation.orientation, limits: pixels.limits,
+            // Pipelined: the next photos are read and decoded while the model runs
+            // this one; the list is read as it goes (bounded memory).
+            try request.classify(contentsOf: queue, orientation: orientation.orientation, limits: pixels.limits,
                                  batchSize: batchSize) { image in
-                report(image.path, orientation: image.orientation, image.result)
+                try report(image.path, line: queue.takeLineNumber(), orientation: image.orientation, image.result)
             }
+            try queue.throwReadError()
         }
         progress.finish()
-        if files.count > 1 {
+        if done > 1 || pathsFrom != nil {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             // On standard error, so that standard output stays the results (and valid JSON).
-            let summary = String(format: "%d images in %.2f s: %.1f images/s\n", files.count, seconds, Double(files.count) / max(seconds, 1e-9))
-            FileHandle.standardError.write(Data(summary.utf8))
+            var summary = String(format: "%d images in %.2f s: %.1f images/s", done, seconds, Double(done) / max(seconds, 1e-9))
+            if photoFailures > 0 { summary += ", \(photoFailures) failed" }
+            if skipped > 0 { summary += ", \(skipped) already in \(output ?? "")" }
+            FileHandle.standardError.write(Data((summary + "\n").utf8))
         }
         if json {
             try printJSON(Report(results: results), [.sortedKeys, .withoutEscapingSlashes])
         }
-        if failures > 0 { throw ExitCode.failure }
+        // JSON Lines hold each photo's error: a run that wrote every line succeeded.
+        if failures > 0 || (photoFailures > 0 && writer == nil) { throw ExitCode.failure }
     }
 
     /// The one-line warning for a classifier without labels (the command-line
@@ -200,8 +297,11 @@ struct Classify: ParsableCommand {
         }
     }
 
-    private struct ImageResult: Encodable {
+    /// One photo's result: an element of --json's "results", or one --jsonl line.
+    struct ImageResult: Encodable {
         var image: String
+        /// With --jsonl: the photo's line in the input (from 1).
+        var line: Int?
         var orientation: String?
         var observations: [ClassificationObservation]?
         var notSure: Bool?

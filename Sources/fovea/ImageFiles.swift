@@ -35,26 +35,38 @@ enum ImageFiles {
 }
 
 /// A one-line progress bar with the rate so far (images/s) on standard error,
-/// drawn only when standard error is a terminal and there are several images.
+/// drawn only when standard error is a terminal and there are several images
+/// (or an unknown number: a path list read as it comes, shown as a count).
 final class ProgressBar {
-    private let total: Int
+    private let total: Int?
     private let enabled: Bool
     private var drawn = false
+    private var done = 0
+    private var failed = 0
     private let started = DispatchTime.now().uptimeNanoseconds
 
-    init(total: Int) {
+    init(total: Int?) {
         self.total = total
-        self.enabled = total > 1 && isatty(FileHandle.standardError.fileDescriptor) != 0
+        self.enabled = (total ?? 2) > 1 && isatty(FileHandle.standardError.fileDescriptor) != 0
     }
 
-    func update(done: Int) {
+    func update(done: Int, failed: Int = 0) {
+        self.done = done
+        self.failed = failed
         guard enabled else { return }
-        let width = 30
-        let filled = total > 0 ? done * width / total : width
-        let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let rate = done > 0 && seconds > 0 ? String(format: "  %.1f images/s", Double(done) / seconds) : ""
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)\(rate)".utf8))
+        let failures = failed > 0 ? ", \(failed) failed" : ""
+        let text: String
+        if let total {
+            let width = 30
+            let filled = total > 0 ? min(width, done * width / total) : width
+            let bar = String(repeating: "=", count: filled) + String(repeating: " ", count: width - filled)
+            text = "\r[\(bar)] \(done)/\(total)\(failures)\(rate)"
+        } else {
+            text = "\r\(done) done\(failures)\(rate)\u{1B}[K"
+        }
+        FileHandle.standardError.write(Data(text.utf8))
         drawn = true
     }
 
@@ -67,7 +79,7 @@ final class ProgressBar {
 
     func finish() {
         guard enabled else { return }
-        update(done: total)
+        update(done: total ?? done, failed: failed)
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }

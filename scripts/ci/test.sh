@@ -195,6 +195,13 @@ step "training checks" summary_line_counts training_checks
 
 step "ONNX operators vs onnxruntime" summary_line_counts operator_check
 
+# `fovea classify` as a worker for large collections: path lists, JSON Lines,
+# --resume after kill -9 in a loop, --shard, Ray Data with two workers (one
+# killed midway) and the Kubernetes Indexed Job's schema and commands, on a
+# small photo set, with the release `fovea` the release step built (about two
+# minutes; Spark and the full 2,000 photos: scripts/manual/collections-engines.sh).
+step "large collections" summary_line_counts scripts/ci/collections-test.sh
+
 step "C kernels" ctest_counts kernel_ctest build-cmake
 
 # The Swift suite under ASan/UBSan is scripts/manual/sanitizers.sh, outside CI's time
