@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTPTypes
 import FoveaServerProtocol
 
 /// Hummingbird's HTTP/1 child channel with Fovea's connection hygiene around
@@ -28,7 +29,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                                  configuration: .init(additionalChannelHandlers: [ConnectionWatch.PartHandler(watch: watch)]))
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(ConnectionWatch.ByteHandler(watch: watch), position: .first)
-        }.flatMap {
+        }.flatMap { _ in
             http1.setup(channel: channel, logger: logger)
         }
     }
