@@ -59,16 +59,21 @@ public enum RESTRoutes {
     private static func infer(_ request: Request, context: BasicRequestContext, server: InferenceServer) async throws -> Response {
         let arrival = ContinuousClock.now
         let model = try name(context)
-        let response = try await server.recording(model: model, protocolName: "rest") {
+        var id: String?  // known once the body is parsed: logged with a failure after that
+        let response: InferenceResponse
+        do {
             let lengths = try RESTRequestDecoder.DeclaredLengths(contentLength: request.headers[.contentLength],
                                                                  headerLength: request.headers[headerLengthField], limits: server.limits)
-            return try await server.admitted {
+            response = try await server.admitted {
                 try await server.memory.holding(InflightMemory.estimate(jsonBytes: lengths.json, binaryBytes: lengths.binary)) {
                     var decoded = try await decode(request, lengths: lengths, server: server)
+                    id = decoded.id
                     decoded.deadline = server.deadline(from: arrival)
                     return try await server.run(model: model, version: try version(context), request: decoded, protocolName: "rest")
                 }
             }
+        } catch {
+            throw server.recordFailure(model: model, protocolName: "rest", id: id, error)
         }
         let (data, jsonLength) = try RESTResponseEncoder.encode(response)
         var result = body(data, contentType: jsonLength == nil ? "application/json" : "application/octet-stream")
