@@ -25,18 +25,31 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
+        // The protocol's types and request decoders (REST and gRPC messages): a module
+        // without Hummingbird, gRPC or Fovea, so that its fuzzers build in little time.
+        .target(
+            name: "FoveaServerProtocol",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")]
+        ),
         // The protocol, the batcher, metrics, the HTTP and gRPC front ends and
         // the page. The generated gRPC Swift in Sources/FoveaServer/Proto is committed.
         .target(
             name: "FoveaServer",
             dependencies: [
+                "FoveaServerProtocol",
                 .product(name: "Fovea", package: "Fovea"),
                 .product(name: "FoveaBatching", package: "Fovea"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "GRPCProtobuf", package: "grpc-swift-protobuf"),
                 .product(name: "GRPCNIOTransportHTTP2", package: "grpc-swift-nio-transport"),
@@ -52,13 +65,18 @@ let package = Package(
             name: "fovea-serve",
             dependencies: ["FoveaServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // libFuzzer over the request decoders (scripts/fuzz.sh serve-rest serve-grpc).
+        .systemLibrary(name: "CLibFuzzer"),
+        .executableTarget(name: "fovea-serve-fuzz", dependencies: ["FoveaServerProtocol", "CLibFuzzer"]),
         .testTarget(
             name: "FoveaServerTests",
             dependencies: [
                 "FoveaServer",
+                "FoveaServerProtocol",
                 .product(name: "Fovea", package: "Fovea"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "GRPCCore", package: "grpc-swift-2"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),

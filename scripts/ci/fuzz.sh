@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes every parser with libFuzzer under AddressSanitizer, for SECONDS each
 # (default 60): the ONNX loader (bytes -> graph -> plan), the Core ML loader,
-# image decoding with EXIF (JPEG, PNG, PPM), and tensor files (.npy, TensorProto).
-#   scripts/ci/fuzz.sh [SECONDS] [TARGET...]      TARGET: onnx coreml image tensor
+# image decoding with EXIF (JPEG, PNG, PPM), tensor files (.npy, TensorProto), and
+# fovea-serve's request decoders: REST (headers, JSON, binary data extension) and
+# gRPC ModelInferRequest (Server/'s fovea-serve-fuzz, built from FoveaServerProtocol
+# and SwiftProtobuf only).
+#   scripts/ci/fuzz.sh [SECONDS] [TARGET...]   TARGET: onnx coreml image tensor serve-rest serve-grpc
 # Targets run side by side, one per core (FOVEA_FUZZ_JOBS=N to change it).
 # Seeds come from ../shared/models and the ONNX conformance data; corpora grow in
 # .build-fuzz/corpus/TARGET. A crash, hang or out-of-memory input is written to
@@ -16,7 +19,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(onnx coreml image tensor)
+[ ${#targets[@]} -gt 0 ] || targets=(onnx coreml image tensor serve-rest serve-grpc)
 models=${FOVEA_SHARED_MODELS:-$PWD/../shared/models}
 conformance=/usr/share/libonnx-testdata/data
 out=.build-fuzz
@@ -30,6 +33,15 @@ swift build -c release --product fovea-fuzz --scratch-path "$out/build" \
   { tail -30 "$out/build.log"; exit 1; }
 bin=$(swift build -c release --product fovea-fuzz --scratch-path "$out/build" --show-bin-path \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOVEA_FUZZ -Xswiftc -use-ld=lld)/fovea-fuzz
+# The server's decoders, only when asked for (a package of its own: its own scratch path).
+serve_bin=
+if printf '%s\n' "${targets[@]}" | grep -q '^serve-'; then
+  echo "== building fovea-serve-fuzz (Server/) with -sanitize=fuzzer,address (release)"
+  serve_flags=(-c release --package-path Server --product fovea-serve-fuzz --scratch-path "$out/serve-build"
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOVEA_FUZZ -Xswiftc -use-ld=lld)
+  swift build "${serve_flags[@]}" > "$out/serve-build.log" 2>&1 || { tail -30 "$out/serve-build.log"; exit 1; }
+  serve_bin=$(swift build "${serve_flags[@]}" --show-bin-path)/fovea-serve-fuzz
+fi
 
 # Seeds: small real files of each kind (libFuzzer keeps those that add coverage).
 seed() {  # seed TARGET FILE...
@@ -55,12 +67,16 @@ fuzz() {
     coreml) seed coreml "$models"/coreml/*.mlmodel Tests/FuzzRegressions/coreml/* ;;
     image) seed image "$models"/photos/* Tests/FuzzRegressions/image/* ;;
     tensor) npy_seed; seed tensor Tests/FuzzRegressions/tensor/* $(find "$conformance/node" -name "*.pb" 2>/dev/null | head -300) ;;
+    serve-*) FOVEA_FUZZ_TARGET=$target FOVEA_FUZZ_SEEDS="$out/corpus/$target" "$serve_bin"
+      seed "$target" Server/Tests/FuzzRegressions/"$target"/* ;;
   esac
+  local program=$bin
+  [[ $target == serve-* ]] && program=$serve_bin
   mkdir -p "$out/artifacts/$target"
   local before log status runs found verdict=ok
   before=$(ls "$out/artifacts/$target" | wc -l)
   log="$out/$target.log"
-  FOVEA_FUZZ_TARGET=$target "$bin" "$out/corpus/$target" -max_total_time="$seconds" -timeout=10 \
+  FOVEA_FUZZ_TARGET=$target "$program" "$out/corpus/$target" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -max_len=1048576 -artifact_prefix="$out/artifacts/$target/" -print_final_stats=1 > "$log" 2>&1
   status=$?
   runs=$(grep -E "^stat::number_of_executed_units:" "$log" | awk '{print $2}')
@@ -72,8 +88,8 @@ fuzz() {
 
 for target in "${targets[@]}"; do
   case $target in
-    onnx|coreml|image|tensor) ;;
-    *) echo "unknown target $target (onnx, coreml, image, tensor)"; exit 64 ;;
+    onnx|coreml|image|tensor|serve-rest|serve-grpc) ;;
+    *) echo "unknown target $target (onnx, coreml, image, tensor, serve-rest, serve-grpc)"; exit 64 ;;
   esac
 done
 # Each libFuzzer process is one thread: run as many targets at once as there are

@@ -7,9 +7,13 @@
 #   2. Tests/Clients/test_clients.py: tritonclient HTTP + gRPC (and, with --kserve,
 #      test_kserve_clients.py: the kserve SDK's v2 clients; a heavy install, not in CI);
 #      tensor results are compared bit for bit with `fovea run` (built in Server/ from the same library build);
-#   3. Tests/Clients/load_test.py: 16 clients, 2,000 requests (--debug: 320, since a
+#   3. Tests/Clients/hostile_test.py: issue 38's hostile requests, one test per finding
+#      (overflowing shapes, parser errors and descriptors, photo decoding and health
+#      latency, JSON size and the memory budget, slow clients, SIGTERM order, logs,
+#      percent-encoded names), about a minute; its measurements in .build-serve-test/hostile.md;
+#   4. Tests/Clients/load_test.py: 16 clients, 2,000 requests (--debug: 320, since a
 #      debug build's kernels are unoptimized), batching on and off;
-#   4. Tests/Clients/page_test.py: the page in headless Chromium (skipped with --no-browser),
+#   5. Tests/Clients/page_test.py: the page in headless Chromium (skipped with --no-browser),
 #      screenshot in .build-serve-test/page.png.
 # Python packages go into .build-serve-venv (tritonclient, selenium; kserve with --kserve).
 # Ends with one line: `N passed, M failed`.
@@ -87,6 +91,10 @@ if [ -x "$serve" ] && [ -x "$fovea" ]; then
     (cd Server/Tests/Clients && "../../../$venv/bin/python" test_kserve_clients.py "../../../$serve" "../../../$fovea") 2>&1 | tee "$out/kserve.txt"
     count "$out/kserve.txt"
   fi
+
+  echo "== hostile requests (issue 38), loopback only"
+  (cd Server/Tests/Clients && "../../../$venv/bin/python" hostile_test.py "../../../$serve" --report "../../../$out/hostile.md" --logs "../../../$out") 2>&1 | tee "$out/hostile.txt"
+  count "$out/hostile.txt"
 
   echo "== load: 16 clients, $load_requests requests, batching on and off"
   (cd Server/Tests/Clients && "../../../$venv/bin/python" load_test.py "../../../$serve" --requests "$load_requests") 2>&1 | tee "$out/load.txt"

@@ -3,8 +3,10 @@
 #   onnx    Sources/FoveaONNX/Proto/onnx-subset.proto     -> onnx-subset.pb.swift
 #   coreml  Sources/FoveaCoreML/Proto/coreml-subset.proto -> coreml-subset.pb.swift
 #   serve   Server/Sources/FoveaServer/Proto/open-inference-v2.proto
-#           -> open-inference-v2.pb.swift (messages) and open-inference-v2.grpc.swift
-#           (the gRPC service, by protoc-gen-grpc-swift-2)
+#           -> Server/Sources/FoveaServerProtocol/Proto/open-inference-v2.pb.swift
+#           (the messages, public: the decoders and fuzzers use them) and
+#           Server/Sources/FoveaServer/Proto/open-inference-v2.grpc.swift (the gRPC
+#           service, by protoc-gen-grpc-swift-2, importing FoveaServerProtocol)
 #
 # Usage: scripts/gen/generate-proto.sh onnx|coreml|serve [SWIFT_PROTOBUF_DIR]
 #
@@ -25,9 +27,10 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 case "${1:-}" in
-    onnx) proto_dir="$root/Sources/FoveaONNX/Proto"; proto="onnx-subset" ;;
-    coreml) proto_dir="$root/Sources/FoveaCoreML/Proto"; proto="coreml-subset" ;;
-    serve) proto_dir="$root/Server/Sources/FoveaServer/Proto"; proto="open-inference-v2" ;;
+    onnx) proto_dir="$root/Sources/FoveaONNX/Proto"; proto="onnx-subset"; swift_out="$proto_dir"; visibility=Internal ;;
+    coreml) proto_dir="$root/Sources/FoveaCoreML/Proto"; proto="coreml-subset"; swift_out="$proto_dir"; visibility=Internal ;;
+    serve) proto_dir="$root/Server/Sources/FoveaServer/Proto"; proto="open-inference-v2"
+        swift_out="$root/Server/Sources/FoveaServerProtocol/Proto"; visibility=Public ;;
     *) echo "usage: scripts/gen/generate-proto.sh onnx|coreml|serve [SWIFT_PROTOBUF_DIR]" >&2; exit 2 ;;
 esac
 shift
@@ -68,10 +71,10 @@ echo "using $("$plugin" --version) ($plugin) and $(protoc --version)" >&2
 protoc \
     --proto_path="$proto_dir" \
     --plugin=protoc-gen-swift="$plugin" \
-    --swift_opt=Visibility=Internal \
-    --swift_out="$proto_dir" \
+    --swift_opt=Visibility=$visibility \
+    --swift_out="$swift_out" \
     "$proto_dir/$proto.proto"
-echo "wrote $proto_dir/$proto.pb.swift" >&2
+echo "wrote $swift_out/$proto.pb.swift" >&2
 
 if [[ "$proto" == open-inference-v2 ]]; then
     grpc_plugin="${PROTOC_GEN_GRPC_SWIFT:-}"
@@ -87,7 +90,7 @@ if [[ "$proto" == open-inference-v2 ]]; then
     protoc \
         --proto_path="$proto_dir" \
         --plugin=protoc-gen-grpc-swift-2="$grpc_plugin" \
-        --grpc-swift-2_opt=Visibility=Internal,Server=true,Client=false \
+        --grpc-swift-2_opt=Visibility=Internal,Server=true,Client=false,ExtraModuleImports=FoveaServerProtocol \
         --grpc-swift-2_out="$proto_dir" \
         "$proto_dir/$proto.proto"
     echo "wrote $proto_dir/$proto.grpc.swift" >&2

@@ -1,4 +1,5 @@
 import Fovea
+import FoveaServerProtocol
 
 /// Fovea's errors as protocol errors: what the caller got wrong is a 400
 /// (`INVALID_ARGUMENT`), what the engine could not do a 500.

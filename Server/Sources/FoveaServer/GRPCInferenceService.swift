@@ -1,5 +1,6 @@
 import Foundation
 import GRPCCore
+import FoveaServerProtocol
 
 /// `inference.GRPCInferenceService`: the protocol's gRPC form over the same
 /// ``InferenceServer`` as REST. Tensors go in as `raw_input_contents` or
@@ -42,15 +43,24 @@ struct GRPCInferenceService: Inference_GRPCInferenceService.SimpleServiceProtoco
         }
     }
 
+    /// One inference call: admitted unless draining, its memory reserved (the
+    /// message is already read; its decoded copies are not yet made), its
+    /// tensors converted on the worker threads, its time counted from its arrival.
     func modelInfer(request: Inference_ModelInferRequest, context: ServerContext) async throws -> Inference_ModelInferResponse {
-        let decoded: InferenceRequest
+        let arrival = ContinuousClock.now
+        let server = self.server
         do {
-            decoded = try Self.inferenceRequest(request, limit: server.limits.maxRequestBytes)
-        } catch {
-            throw Self.rpcError(server.recordFailure(model: request.modelName, protocolName: "grpc", id: request.id, error))
-        }
-        do {
-            let response = try await server.infer(model: request.modelName, version: request.modelVersion, request: decoded, protocolName: "grpc")
+            let response = try await server.recording(model: request.modelName, protocolName: "grpc", id: request.id) {
+                try await server.admitted {
+                    let bytes = ModelInferRequestDecoder.tensorBytes(request)
+                    return try await server.memory.holding(TensorSize.product(bytes, InflightMemory.binaryBytesPerByte)) {
+                        let limit = server.limits.maxRequestBytes
+                        var decoded = try await server.workers.run { try ModelInferRequestDecoder.decode(request, limit: limit) }
+                        decoded.deadline = server.deadline(from: arrival)
+                        return try await server.run(model: request.modelName, version: request.modelVersion, request: decoded, protocolName: "grpc")
+                    }
+                }
+            }
             return .with {
                 $0.modelName = response.modelName
                 $0.modelVersion = response.modelVersion
@@ -62,60 +72,6 @@ struct GRPCInferenceService: Inference_GRPCInferenceService.SimpleServiceProtoco
             }
         } catch {
             throw Self.rpcError(InferenceServer.protocolError(error))
-        }
-    }
-
-    /// The protocol request of a gRPC ModelInfer message.
-    static func inferenceRequest(_ message: Inference_ModelInferRequest, limit: Int) throws -> InferenceRequest {
-        let size = tensorBytes(message)
-        guard size <= limit else {
-            throw InferenceError(.tooLarge, "the request's tensors hold \(size) bytes; the limit is \(limit)")
-        }
-        let raw = message.rawInputContents
-        guard raw.isEmpty || raw.count == message.inputs.count else {
-            throw InferenceError.invalid("raw_input_contents has \(raw.count) entries for \(message.inputs.count) inputs")
-        }
-        let inputs = try message.inputs.enumerated().map { index, input -> InferenceTensor in
-            let datatype = try InferenceDatatype.parse(input.datatype, input: input.name)
-            let shape = input.shape.map { Int(clamping: $0) }
-            guard shape.allSatisfy({ $0 >= 0 }) else { throw InferenceError.invalid("input '\(input.name)': shape \(shape) has a negative dimension") }
-            let count = try RESTRequestDecoder.elementCount(shape, name: input.name)
-            let elements = raw.isEmpty
-                ? try typedContents(input.contents, datatype: datatype, name: input.name)
-                : try RawTensorData.decode(raw[index], datatype: datatype, count: count, name: input.name)
-            return try InferenceTensor(name: input.name, shape: shape, elements: elements)
-        }
-        let outputs = try message.outputs.map { output -> InferenceRequest.RequestedOutput in
-            var classification: Int?
-            if let parameter = output.parameters["classification"] {
-                guard case .int64Param(let k)? = parameter.parameterChoice else {
-                    throw InferenceError.invalid("output '\(output.name)': \"classification\" must be an int64 parameter")
-                }
-                classification = Int(clamping: k)
-            }
-            return .init(name: output.name, classification: classification)
-        }
-        return InferenceRequest(id: message.id.isEmpty ? nil : message.id, inputs: inputs, outputs: outputs)
-    }
-
-    /// The bytes of tensor data a ModelInfer message carries, raw or typed.
-    static func tensorBytes(_ message: Inference_ModelInferRequest) -> Int {
-        message.rawInputContents.reduce(0) { $0 + $1.count } + message.inputs.reduce(0) { total, input in
-            let contents = input.contents
-            return total + 4 * (contents.fp32Contents.count + contents.intContents.count + contents.uintContents.count)
-                + 8 * (contents.int64Contents.count + contents.uint64Contents.count + contents.fp64Contents.count)
-                + contents.boolContents.count + contents.bytesContents.reduce(0) { $0 + $1.count }
-        }
-    }
-
-    private static func typedContents(_ contents: Inference_InferTensorContents, datatype: InferenceDatatype, name: String) throws -> InferenceTensor.Elements {
-        switch datatype {
-        case .fp32: return .fp32(contents.fp32Contents)
-        case .int64: return .int64(contents.int64Contents)
-        case .bool: return .bool(contents.boolContents)
-        case .bytes: return .bytes(contents.bytesContents)
-        default:
-            throw InferenceError.invalid("input '\(name)': datatype \(datatype.rawValue) is not supported (Fovea takes FP32, INT64, BOOL, and BYTES for photos)")
         }
     }
 
@@ -131,6 +87,8 @@ struct GRPCInferenceService: Inference_GRPCInferenceService.SimpleServiceProtoco
         case .tooLarge: code = .resourceExhausted
         case .timeout: code = .deadlineExceeded
         case .unavailable: code = .unavailable
+        case .exhausted: code = .resourceExhausted
+        case .clientDisconnected: code = .cancelled
         case .internalError: code = .internalError
         }
         return RPCError(code: code, message: error.message)

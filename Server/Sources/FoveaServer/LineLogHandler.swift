@@ -41,6 +41,7 @@ public struct LineLogHandler: LogHandler {
     public static func keyValue(_ fields: [(String, String)]) -> String {
         fields.map { key, value in
             let plain = !value.isEmpty && value.allSatisfy { $0.isLetter || $0.isNumber || "-_.:/+".contains($0) }
+                && !value.unicodeScalars.contains(where: isUnsafe)
             return key + "=" + (plain ? value : quoted(value))
         }.joined(separator: " ")
     }
@@ -50,7 +51,10 @@ public struct LineLogHandler: LogHandler {
         "{" + fields.map { quoted($0) + ":" + quoted($1) }.joined(separator: ",") + "}"
     }
 
-    /// A JSON string literal (also a valid quoted logfmt value).
+    /// A JSON string literal (also a valid quoted logfmt value) in which nothing
+    /// can act on the terminal or viewer that shows the log: every C0 and C1
+    /// control (U+009B alone is a CSI), DEL, the line and paragraph separators
+    /// and the bidirectional overrides and isolates are written as `\uXXXX`.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -60,10 +64,19 @@ public struct LineLogHandler: LogHandler {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            case _ where isUnsafe(scalar): result += String(format: "\\u%04x", scalar.value)
             default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
+    }
+
+    /// Controls (C0, DEL, C1), U+2028/U+2029, and the bidi embeddings,
+    /// overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 }

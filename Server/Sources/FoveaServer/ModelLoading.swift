@@ -5,7 +5,7 @@ extension ServedModel {
     /// Loads each source's model with its labels: `labels[name]` when given,
     /// else the model's own (sidecar, Core ML), else ImageNet's 1000 for a
     /// 1000-class classifier (logged, so nobody mistakes it for the model's own).
-    static func load(_ options: ServerOptions, metrics: ServerMetrics, logger: Logger) throws -> [ServedModel] {
+    static func load(_ options: ServerOptions, metrics: ServerMetrics, workers: RequestWorkers, logger: Logger) throws -> [ServedModel] {
         try options.models.map { source in
             var model = try Model(contentsOf: source.path, configuration: options.modelConfiguration)
             if let labels = options.labels[source.name] {
@@ -17,7 +17,8 @@ extension ServedModel {
                               metadata: ["model": "\(source.name)"])
             }
             let served = try ServedModel(name: source.name, model: model, batching: options.batching,
-                                         imageLimits: ImageDecodingLimits(maxPixelCount: options.limits.maxImagePixels), metrics: metrics)
+                                         imageLimits: ImageDecodingLimits(maxPixelCount: options.limits.maxImagePixels),
+                                         maxRequestPixels: options.limits.maxRequestPixels, workers: workers, metrics: metrics)
             logger.info("model loaded", metadata: ["model": "\(source.name)", "path": "\(source.path)",
                                                    "max_batch": "\(served.batchable ? options.batching.maxBatchSize : 1)",
                                                    "inputs": "\(served.metadata.inputs.map { "\($0.name):\($0.datatype.rawValue)\($0.shape)" }.joined(separator: ","))"])

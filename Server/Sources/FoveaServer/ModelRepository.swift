@@ -1,3 +1,5 @@
+import FoveaServerProtocol
+
 /// The models the server serves, by name.
 public final class ModelRepository: Sendable {
     /// In the order given, for listings.

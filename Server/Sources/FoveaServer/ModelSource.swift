@@ -1,5 +1,6 @@
 import Fovea
 import Foundation
+import FoveaServerProtocol
 
 /// Where a served model comes from: a name and a model file, as given by
 /// `--model name=path` or found in a model directory.

@@ -1,4 +1,5 @@
 import Foundation
+import FoveaServerProtocol
 
 /// Writes the protocol's REST JSON bodies. Floats are written as the exact
 /// double of each float32 value, so a client that parses them back to float32

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import FoveaServerProtocol
 
 /// The Open Inference Protocol's REST endpoints, `/metrics` and the page, on
 /// a Hummingbird router. Every protocol error is answered as `{"error": "..."}`
@@ -25,13 +26,13 @@ public enum RESTRoutes {
         for prefix in ["/v2/models/:name", "/v2/models/:name/versions/:version"] {
             router.get(RouterPath(prefix)) { _, context in
                 try await answer {
-                    let metadata = try server.modelMetadata(name: try name(context), version: context.parameters.get("version"))
+                    let metadata = try server.modelMetadata(name: try name(context), version: try version(context))
                     return try body(RESTResponseEncoder.metadata(metadata))
                 }
             }
             router.get(RouterPath(prefix + "/ready")) { _, context in
                 try await answer {
-                    let ready = try server.isModelReady(name: try name(context), version: context.parameters.get("version"))
+                    let ready = try server.isModelReady(name: try name(context), version: try version(context))
                     return try json(ModelReadyJSON(name: try name(context), ready: ready), status: ready ? .ok : .serviceUnavailable)
                 }
             }
@@ -52,42 +53,72 @@ public enum RESTRoutes {
         return router
     }
 
+    /// One inference request: admitted unless draining, its memory reserved from
+    /// its declared lengths before its body is read, its JSON parsed on the
+    /// worker threads, its time counted from its arrival.
     private static func infer(_ request: Request, context: BasicRequestContext, server: InferenceServer) async throws -> Response {
-        let decoded: InferenceRequest
+        let arrival = ContinuousClock.now
+        let model = try name(context)
+        var id: String?  // known once the body is parsed: logged with a failure after that
+        let response: InferenceResponse
         do {
-            decoded = try await decode(request, limit: server.limits.maxRequestBytes)
+            let lengths = try RESTRequestDecoder.DeclaredLengths(contentLength: request.headers[.contentLength],
+                                                                 headerLength: request.headers[headerLengthField], limits: server.limits)
+            response = try await server.admitted {
+                try await server.memory.holding(InflightMemory.estimate(jsonBytes: lengths.json, binaryBytes: lengths.binary)) {
+                    var decoded = try await decode(request, lengths: lengths, server: server)
+                    id = decoded.id
+                    decoded.deadline = server.deadline(from: arrival)
+                    return try await server.run(model: model, version: try version(context), request: decoded, protocolName: "rest")
+                }
+            }
         } catch {
-            throw server.recordFailure(model: try name(context), protocolName: "rest", error)
+            throw server.recordFailure(model: model, protocolName: "rest", id: id, error)
         }
-        let response = try await server.infer(model: try name(context), version: context.parameters.get("version"),
-                                              request: decoded, protocolName: "rest")
         let (data, jsonLength) = try RESTResponseEncoder.encode(response)
         var result = body(data, contentType: jsonLength == nil ? "application/json" : "application/octet-stream")
         if let jsonLength { result.headers[headerLengthField] = String(jsonLength) }
         return result
     }
 
-    /// The request body, within the size limit, as a protocol request.
-    private static func decode(_ request: Request, limit: Int) async throws -> InferenceRequest {
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw InferenceError(.tooLarge, "the request body has \(length) bytes; the limit is \(limit)")
-        }
+    /// The request body, within the size limit, as a protocol request (parsed on the worker threads).
+    private static func decode(_ request: Request, lengths: RESTRequestDecoder.DeclaredLengths, server: InferenceServer) async throws -> InferenceRequest {
+        let limit = server.limits.maxRequestBytes
         let buffer: ByteBuffer
         do {
             buffer = try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
             throw InferenceError(.tooLarge, "the request body exceeds the limit of \(limit) bytes")
+        } catch {
+            // The body could not be read to its end: the connection went away (or broke) mid-body.
+            throw InferenceError(.clientDisconnected, "the client closed the connection before sending its whole body (\(error))")
         }
-        var headerLength: Int?
-        if let value = request.headers[headerLengthField] {
-            guard let length = Int(value) else { throw InferenceError.invalid("Inference-Header-Content-Length '\(value)' is not a number") }
-            headerLength = length
+        if let expected = lengths.contentLength, buffer.readableBytes != expected {
+            throw InferenceError(.clientDisconnected, "the client sent \(buffer.readableBytes) of the \(expected) bytes it announced")
         }
-        return try RESTRequestDecoder.decode(Data(buffer.readableBytesView), headerLength: headerLength)
+        let body = Data(buffer.readableBytesView)
+        let maxJSON = server.limits.maxJSONBytes
+        return try await server.workers.run {
+            try RESTRequestDecoder.decode(body, headerLength: lengths.headerLength, maxJSONBytes: maxJSON)
+        }
     }
 
-    private static func name(_ context: BasicRequestContext) throws -> String {
-        try context.parameters.require("name")
+    /// The model name in the path, percent-decoded (`my%20model` is `my model`).
+    static func name(_ context: BasicRequestContext) throws -> String {
+        try percentDecoded(try context.parameters.require("name"), what: "model name")
+    }
+
+    static func version(_ context: BasicRequestContext) throws -> String? {
+        try context.parameters.get("version").map { try percentDecoded($0, what: "model version") }
+    }
+
+    /// A path segment with its `%XX` escapes decoded; a malformed escape is a 400.
+    static func percentDecoded(_ segment: String, what: String) throws -> String {
+        guard segment.contains("%") else { return segment }
+        guard let decoded = segment.removingPercentEncoding else {
+            throw InferenceError.invalid("the \(what) '\(segment)' has a malformed %-escape")
+        }
+        return decoded
     }
 
     /// Runs `handler`, answering any error as the protocol's error body.

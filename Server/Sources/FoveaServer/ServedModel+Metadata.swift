@@ -1,4 +1,5 @@
 import Fovea
+import FoveaServerProtocol
 
 extension ServedModel {
     /// The model's inputs and outputs in protocol terms, plus the BYTES photo input.

@@ -1,5 +1,6 @@
 import Fovea
 import Foundation
+import FoveaServerProtocol
 
 extension ServedModel {
     /// The requested outputs (all, when none is named) of the rows' results,

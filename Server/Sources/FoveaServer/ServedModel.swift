@@ -2,6 +2,7 @@ import Fovea
 import FoveaBatching
 import Foundation
 import Logging
+import FoveaServerProtocol
 
 /// One model as the server serves it: its protocol metadata, the photo
 /// input, and its dynamic batcher. ``infer(_:)`` turns a protocol request into
@@ -18,6 +19,10 @@ public final class ServedModel: Sendable {
     public let imageInputName: String?
     private let imageRequest: ClassificationRequest?
     private let imageLimits: ImageDecodingLimits
+    /// The most pixels all the photos of one request may have together.
+    private let maxRequestPixels: Int
+    /// Where photos are decoded: never the cooperative threads.
+    private let workers: RequestWorkers
     private let batcher: DynamicBatcher<[String: Tensor], [String: Tensor]>
     /// Whether requests of N > 1 rows are split into rows and batched (metadata shows -1 for the batch).
     public let batchable: Bool
@@ -28,12 +33,17 @@ public final class ServedModel: Sendable {
     /// - Parameters:
     ///   - batching: the batcher's limits; a model that cannot run batches of more than one gets `maxBatchSize` 1.
     ///   - imageLimits: the decoder's pixel limit for photos.
+    ///   - maxRequestPixels: the pixel limit for all the photos of one request.
+    ///   - workers: the threads that decode photos.
     public init(name: String, model: Model, version: String = "1", batching: DynamicBatcher<[String: Tensor], [String: Tensor]>.Configuration,
-                imageLimits: ImageDecodingLimits = .default, metrics: ServerMetrics? = nil) throws {
+                imageLimits: ImageDecodingLimits = .default, maxRequestPixels: Int = ServerLimits().maxRequestPixels,
+                workers: RequestWorkers = .shared, metrics: ServerMetrics? = nil) throws {
         self.name = name
         self.version = version
         self.model = model
         self.imageLimits = imageLimits
+        self.maxRequestPixels = maxRequestPixels
+        self.workers = workers
         let batchable = ServedModel.runsBatches(model)
         self.batchable = batchable
         var configuration = batching
@@ -73,7 +83,7 @@ public final class ServedModel: Sendable {
     ///   inputs, wrong datatypes and shapes, undecodable photos and unknown
     ///   outputs; `.timeout` and `.unavailable` from the batcher.
     public func infer(_ request: InferenceRequest) async throws -> InferenceResponse {
-        let rows = try feedRows(request.inputs)
+        let rows = try await feedRows(request.inputs, deadline: request.deadline)
         let results = try await withThrowingTaskGroup(of: (Int, [String: Tensor]).self) { group in
             for (index, row) in rows.enumerated() {
                 group.addTask { (index, try await self.batcher.submit(row)) }
@@ -89,7 +99,7 @@ public final class ServedModel: Sendable {
     // MARK: Inputs
 
     /// The request's inputs as rows of one (`1×…` tensors by graph input name).
-    private func feedRows(_ inputs: [InferenceTensor]) throws -> [[String: Tensor]] {
+    private func feedRows(_ inputs: [InferenceTensor], deadline: ContinuousClock.Instant?) async throws -> [[String: Tensor]] {
         var byName: [String: InferenceTensor] = [:]
         for input in inputs {
             guard byName.updateValue(input, forKey: input.name) == nil else {
@@ -100,7 +110,7 @@ public final class ServedModel: Sendable {
             guard inputs.count == 1 else {
                 throw InferenceError.invalid("a photo input ('\(image.name)', BYTES) is given alone; got \(inputs.map(\.name))")
             }
-            return try photoRows(image)
+            return try await photoRows(image, deadline: deadline)
         }
         let graphInputs = model.graph.inputs
         for name in byName.keys where !graphInputs.contains(where: { $0.name == name }) {
@@ -137,8 +147,10 @@ public final class ServedModel: Sendable {
         return nil
     }
 
-    /// Decodes, orients and prepares each photo as `fovea classify` does.
-    private func photoRows(_ input: InferenceTensor) throws -> [[String: Tensor]] {
+    /// Decodes, orients and prepares each photo as `fovea classify` does, on the
+    /// worker threads, within the request's pixel budget (checked from the
+    /// headers before any decoding) and its deadline (checked before each photo).
+    private func photoRows(_ input: InferenceTensor, deadline: ContinuousClock.Instant?) async throws -> [[String: Tensor]] {
         guard case .bytes(let photos) = input.elements, let imageRequest,
               let tensorName = model.modelDescription.imageInput?.name else {
             throw InferenceError.invalid("input '\(input.name)' takes BYTES (encoded JPEG or PNG photos), not \(input.datatype.rawValue)")
@@ -146,15 +158,30 @@ public final class ServedModel: Sendable {
         guard input.shape.count == 1 || (input.shape.count == 2 && input.shape[1] == 1), !photos.isEmpty else {
             throw InferenceError.invalid("input '\(input.name)': shape \(input.shape); photos come as [N] or [N, 1] with N ≥ 1, one photo per element")
         }
-        return try photos.enumerated().map { index, data in
-            do {
-                let handler = try ImageRequestHandler(data: data, source: "\(input.name)[\(index)]", limits: imageLimits)
-                // The handler's entry point, as `fovea classify`: a JPEG decoded at the reduced size the request needs.
-                return [tensorName: try handler.inputTensor(for: imageRequest)]
-            } catch let error as FoveaError {
-                throw InferenceError.invalid("input '\(input.name)' element \(index): \(error.message)")
-            }
+        // A header the sniffer does not know counts as the per-photo limit: the most the decoder would do.
+        let pixels = photos.reduce(0) { TensorSize.sum($0, PhotoHeader.pixels($1).map { min($0, imageLimits.maxPixelCount) } ?? imageLimits.maxPixelCount) }
+        guard pixels <= maxRequestPixels else {
+            throw InferenceError(.tooLarge, "input '\(input.name)': the request's \(photos.count) photos hold \(pixels) pixels; the limit per request is \(maxRequestPixels)")
         }
+        let limits = imageLimits
+        var rows: [[String: Tensor]] = []
+        for (index, data) in photos.enumerated() {
+            if let deadline, ContinuousClock.now >= deadline {
+                throw InferenceError(.timeout, "input '\(input.name)': the request's time ran out after decoding \(index) of \(photos.count) photos")
+            }
+            let source = "\(input.name)[\(index)]"
+            let tensor = try await workers.run { () throws -> Tensor in
+                do {
+                    let handler = try ImageRequestHandler(data: data, source: source, limits: limits)
+                    // The handler's entry point, as `fovea classify`: a JPEG decoded at the reduced size the request needs.
+                    return try handler.inputTensor(for: imageRequest)
+                } catch let error as FoveaError {
+                    throw InferenceError.invalid("input '\(input.name)' element \(index): \(error.message)")
+                }
+            }
+            rows.append([tensorName: tensor])
+        }
+        return rows
     }
 
     /// Rank and every non-batch dimension must match the model's declaration.

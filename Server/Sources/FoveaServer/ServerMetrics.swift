@@ -10,6 +10,8 @@ public final class ServerMetrics: Sendable {
     /// The outcome label of a request.
     public enum Outcome: String, Sendable {
         case success, failure
+        /// The client went away before its request was read: not the server's failure.
+        case disconnected
     }
 
     public let registry: PrometheusCollectorRegistry
@@ -28,6 +30,12 @@ public final class ServerMetrics: Sendable {
     /// Counts one finished request (`fovea_requests_total{model, protocol, outcome}`).
     public func countRequest(model: String, protocol name: String, outcome: Outcome) {
         Counter(label: "fovea_requests_total", dimensions: [("model", model), ("protocol", name), ("outcome", outcome.rawValue)], factory: factory).increment()
+    }
+
+    /// Counts one connection-level rejection (`fovea_rejections_total{reason}`):
+    /// HTTP parse errors, read timeouts, the connection limit.
+    public func countRejection(reason: String) {
+        Counter(label: "fovea_rejections_total", dimensions: [("reason", reason)], factory: factory).increment()
     }
 
     /// Tracks in-flight requests (`fovea_inflight_requests{model}`): +1 on entry, -1 on exit.

@@ -1,6 +1,8 @@
 import Fovea
 import FoveaBatching
+import Foundation
 import Logging
+import FoveaServerProtocol
 
 /// Everything `fovea-serve` is told on its command line.
 public struct ServerOptions: Sendable {
@@ -14,6 +16,8 @@ public struct ServerOptions: Sendable {
     public var grpcPort: Int? = 8081
     public var batching = DynamicBatcher<[String: Tensor], [String: Tensor]>.Configuration()
     public var limits = ServerLimits()
+    /// Threads that parse tensors and decode photos (never the cooperative ones).
+    public var workerThreads = ProcessInfo.processInfo.activeProcessorCount
     public var modelConfiguration = ModelConfiguration()
     public var logFormat = LineLogHandler.Format.keyValue
     public var logLevel = Logger.Level.info

@@ -1,3 +1,5 @@
+import FoveaServerProtocol
+
 /// A tensor as model metadata lists it: name, protocol datatype and shape,
 /// with -1 for a dimension of any size (the batch, when the server batches).
 public struct TensorMetadata: Sendable, Equatable {

@@ -16,7 +16,8 @@ struct FoveaServe: AsyncParsableCommand {
         POST /v2/models/NAME[/versions/V]/infer (binary data and classification extensions). \
         gRPC: inference.GRPCInferenceService on --grpc-port. GET /metrics: Prometheus text. \
         An image classifier also takes photos (JPEG, PNG) as a BYTES input named "image". \
-        SIGTERM or SIGINT: finish in-flight requests, then exit.
+        SIGTERM or SIGINT: readiness false and new requests refused at once, in-flight ones \
+        drain (--drain-timeout-ms), then the ports close and the process exits.
         """)
 
     @Option(name: .customLong("model"), help: "A model to serve, as NAME=PATH (.onnx or .mlmodel); repeatable. A bare PATH is named after its file.")
@@ -55,8 +56,32 @@ struct FoveaServe: AsyncParsableCommand {
     @Option(help: "The largest request body or gRPC message accepted, in bytes (HTTP 413, gRPC RESOURCE_EXHAUSTED).")
     var maxRequestBytes = 64 << 20
 
+    @Option(help: "The largest JSON part of a REST request, in bytes (HTTP 413); larger tensors go as binary data.")
+    var maxJsonBytes = 8 << 20
+
     @Option(help: "The most pixels a photo may have once decoded.")
     var maxImagePixels = 50_000_000
+
+    @Option(help: "The most pixels all the photos of one request may have together (HTTP 413, gRPC RESOURCE_EXHAUSTED).")
+    var maxRequestPixels = 100_000_000
+
+    @Option(help: "The memory requests in flight may hold together, in bytes, estimated before their bodies are read (HTTP 503, gRPC RESOURCE_EXHAUSTED).")
+    var maxInflightBytes = 1 << 30
+
+    @Option(help: "The most open HTTP connections; more wait in the listen backlog.")
+    var maxConnections = 512
+
+    @Option(help: "How long a request's headers, and then its body, may take to arrive, in milliseconds; the connection is closed after.")
+    var readTimeoutMs = 30_000
+
+    @Option(help: "How long a kept-alive HTTP connection may sit idle between requests, in milliseconds.")
+    var idleTimeoutMs = 60_000
+
+    @Option(help: "On SIGTERM: how long in-flight requests have to finish before the ports close, in milliseconds.")
+    var drainTimeoutMs = 20_000
+
+    @Option(help: "Threads that parse tensors and decode photos (default: one per core).")
+    var workerThreads: Int?
 
     @Option(help: "Threads per inference run (default: the model's default).")
     var threads: Int?
@@ -74,7 +99,11 @@ struct FoveaServe: AsyncParsableCommand {
         guard !models.isEmpty || modelDir != nil else { throw ValidationError("give --model NAME=PATH or --model-dir DIR") }
         guard maxBatchSize >= 1 else { throw ValidationError("--max-batch-size must be at least 1") }
         guard maxQueueDelayUs >= 0, timeoutMs >= 0 else { throw ValidationError("delays and timeouts cannot be negative") }
-        guard maxRequestBytes > 0, maxImagePixels > 0 else { throw ValidationError("limits must be positive") }
+        guard maxRequestBytes > 0, maxImagePixels > 0, maxJsonBytes > 0, maxRequestPixels > 0, maxInflightBytes > 0, maxConnections > 0 else {
+            throw ValidationError("limits must be positive")
+        }
+        guard readTimeoutMs > 0, idleTimeoutMs > 0, drainTimeoutMs >= 0 else { throw ValidationError("read and idle timeouts must be positive") }
+        if let workerThreads, workerThreads < 1 { throw ValidationError("--worker-threads must be at least 1") }
         guard LineLogHandler.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format is key-value or json") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
@@ -102,7 +131,12 @@ struct FoveaServe: AsyncParsableCommand {
         options.grpcPort = noGrpc ? nil : grpcPort
         options.batching = .init(maxBatchSize: maxBatchSize, maxQueueDelay: .microseconds(maxQueueDelayUs),
                                  timeout: timeoutMs == 0 ? nil : .milliseconds(timeoutMs))
-        options.limits = ServerLimits(maxRequestBytes: maxRequestBytes, maxImagePixels: maxImagePixels)
+        options.limits = ServerLimits(maxRequestBytes: maxRequestBytes, maxJSONBytes: maxJsonBytes,
+                                      maxImagePixels: maxImagePixels, maxRequestPixels: maxRequestPixels,
+                                      maxInflightBytes: maxInflightBytes, maxConnections: maxConnections,
+                                      readTimeout: .milliseconds(readTimeoutMs), idleTimeout: .milliseconds(idleTimeoutMs),
+                                      drainTimeout: .milliseconds(drainTimeoutMs))
+        if let workerThreads { options.workerThreads = workerThreads }
         options.modelConfiguration = ModelConfiguration(backends: backends?.split(separator: ",").map(String.init), threads: threads)
         options.logFormat = format
         options.logLevel = level

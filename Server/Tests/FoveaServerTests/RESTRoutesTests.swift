@@ -54,7 +54,12 @@ final class RESTRoutesTests: XCTestCase {
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }
 
-    private func withServer(limits: ServerLimits = ServerLimits(), _ body: (InferenceServer, Client) async throws -> Void) async throws {
+    func withServer(limits: ServerLimits = ServerLimits(), _ body: (InferenceServer, Client) async throws -> Void) async throws {
+        try await Self.withServer(limits: limits, body)
+    }
+
+    /// A server of SqueezeNet and a client calling its router, for `body`.
+    static func withServer(limits: ServerLimits = ServerLimits(), _ body: (InferenceServer, Client) async throws -> Void) async throws {
         let metrics = ServerMetrics()
         let model = try ServedModel(name: "squeezenet", model: try ServedModelTests.loaded.get(), batching: .init(maxBatchSize: 1), metrics: metrics)
         let server = InferenceServer(repository: try ModelRepository([model]), metrics: metrics, limits: limits, logger: Logger(label: "test"))
@@ -62,7 +67,12 @@ final class RESTRoutesTests: XCTestCase {
         try await body(server, Client(responder: RESTRoutes.router(for: server).buildResponder()))
     }
 
-    private func error(_ response: Client.Answer) throws -> String? {
+    func error(_ response: Client.Answer) throws -> String? {
+        try Self.error(response)
+    }
+
+    /// The `error` of an `{"error": ...}` body.
+    static func error(_ response: Client.Answer) throws -> String? {
         try (JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String])?["error"]
     }
 

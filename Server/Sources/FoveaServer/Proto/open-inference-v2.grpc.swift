@@ -20,6 +20,7 @@
 
 import GRPCCore
 import GRPCProtobuf
+import FoveaServerProtocol
 
 // MARK: - inference.GRPCInferenceService
 

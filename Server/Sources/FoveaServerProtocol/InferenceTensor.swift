@@ -1,4 +1,3 @@
-import Fovea
 import Foundation
 
 /// One named tensor of an inference request or response, as the protocol
@@ -54,24 +53,5 @@ public struct InferenceTensor: Sendable, Equatable {
         self.name = name
         self.shape = shape
         self.elements = elements
-    }
-
-    /// A Fovea tensor as a protocol tensor.
-    public init(name: String, tensor: Tensor) throws {
-        switch tensor.dataType {
-        case .float32: try self.init(name: name, shape: tensor.shape, elements: .fp32(tensor.floats ?? []))
-        case .int64: try self.init(name: name, shape: tensor.shape, elements: .int64(tensor.int64s ?? []))
-        case .bool: try self.init(name: name, shape: tensor.shape, elements: .bool(tensor.bools ?? []))
-        }
-    }
-
-    /// The Fovea tensor for a numeric protocol tensor; BYTES has none.
-    func foveaTensor() throws -> Tensor {
-        switch elements {
-        case .fp32(let values): return try Tensor(shape: shape, floats: values)
-        case .int64(let values): return try Tensor(shape: shape, int64s: values)
-        case .bool(let values): return try Tensor(shape: shape, storage: .bool(values))
-        case .bytes: throw InferenceError.invalid("input '\(name)': BYTES is not a numeric tensor")
-        }
     }
 }

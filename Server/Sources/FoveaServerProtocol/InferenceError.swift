@@ -15,6 +15,10 @@ public struct InferenceError: Error, Sendable, Equatable, CustomStringConvertibl
         case timeout
         /// The server is shutting down and takes no new work.
         case unavailable
+        /// The server's budget for requests in flight (memory) is spent: try again later.
+        case exhausted
+        /// The client went away before its request was read in full.
+        case clientDisconnected
         /// The model failed to run an input it accepted.
         case internalError
     }
@@ -37,9 +41,13 @@ public struct InferenceError: Error, Sendable, Equatable, CustomStringConvertibl
         case .tooLarge: return 413
         case .timeout: return 504
         case .unavailable: return 503
+        case .exhausted: return 503
+        // nginx's "client closed request": never sent (nobody is there to read it), but logged.
+        case .clientDisconnected: return 499
         case .internalError: return 500
         }
     }
 
-    static func invalid(_ message: String) -> InferenceError { InferenceError(.invalidArgument, message) }
+    /// A malformed request (`.invalidArgument`).
+    public static func invalid(_ message: String) -> InferenceError { InferenceError(.invalidArgument, message) }
 }

@@ -5,12 +5,15 @@ import Foundation
 /// (`Inference-Header-Content-Length` gives the JSON's length; each binary
 /// input says its `binary_data_size`, in input order).
 public enum RESTRequestDecoder {
-    /// - Parameter headerLength: the `Inference-Header-Content-Length` value, if sent.
-    public static func decode(_ body: Data, headerLength: Int?) throws -> InferenceRequest {
+    /// - Parameters:
+    ///   - headerLength: the `Inference-Header-Content-Length` value, if sent.
+    ///   - maxJSONBytes: the largest JSON part accepted (``ServerLimits/maxJSONBytes``).
+    public static func decode(_ body: Data, headerLength: Int?, maxJSONBytes: Int = ServerLimits().maxJSONBytes) throws -> InferenceRequest {
         let jsonLength = headerLength ?? body.count
         guard jsonLength >= 0 && jsonLength <= body.count else {
             throw InferenceError.invalid("Inference-Header-Content-Length is \(jsonLength) but the body has \(body.count) bytes")
         }
+        try checkJSONLength(jsonLength, limit: maxJSONBytes)
         let json = body.prefix(jsonLength)
         guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any] else {
             throw InferenceError.invalid("the request body is not a JSON object")
@@ -30,6 +33,51 @@ public enum RESTRequestDecoder {
                                 binaryDataOutput: parameters["binary_data_output"] as? Bool ?? false)
     }
 
+    /// A body's declared JSON and binary lengths, from its headers, before it is
+    /// read: over a limit is an error at once. Without a Content-Length
+    /// (chunked), the limits themselves are what it may cost.
+    public struct DeclaredLengths: Sendable, Equatable {
+        /// The JSON part's bytes (at most the JSON limit).
+        public var json: Int
+        /// The binary part's bytes.
+        public var binary: Int
+        /// `Inference-Header-Content-Length`, if sent.
+        public var headerLength: Int?
+        /// `Content-Length`, if sent.
+        public var contentLength: Int?
+
+        /// - Parameters:
+        ///   - contentLength: the `Content-Length` header's value, if sent.
+        ///   - headerLength: the `Inference-Header-Content-Length` header's value, if sent.
+        public init(contentLength contentValue: String?, headerLength headerValue: String?, limits: ServerLimits) throws {
+            func number(_ value: String?, _ field: String) throws -> Int? {
+                guard let value else { return nil }
+                guard let number = Int(value), number >= 0 else { throw InferenceError.invalid("\(field) '\(value)' is not a number") }
+                return number
+            }
+            headerLength = try number(headerValue, "Inference-Header-Content-Length")
+            contentLength = try number(contentValue, "Content-Length")
+            if let contentLength, contentLength > limits.maxRequestBytes {
+                throw InferenceError(.tooLarge, "the request body has \(contentLength) bytes; the limit is \(limits.maxRequestBytes)")
+            }
+            let total = contentLength ?? limits.maxRequestBytes
+            // Without Inference-Header-Content-Length the whole body is JSON.
+            if let declared = headerLength ?? contentLength {
+                try RESTRequestDecoder.checkJSONLength(min(declared, total), limit: limits.maxJSONBytes)
+            }
+            json = min(headerLength ?? contentLength ?? limits.maxJSONBytes, total)
+            binary = headerLength == nil ? 0 : total - json
+        }
+    }
+
+    /// JSON costs tens of bytes of memory per byte once parsed, so its part of a
+    /// body has a limit of its own, below the binary one.
+    public static func checkJSONLength(_ length: Int, limit: Int) throws {
+        guard length <= limit else {
+            throw InferenceError(.tooLarge, "the request's JSON has \(length) bytes; the limit is \(limit) (send tensors as binary data for more)")
+        }
+    }
+
     private static func tensor(_ object: [String: Any], binary: inout Data.SubSequence) throws -> InferenceTensor {
         guard let name = object["name"] as? String else { throw InferenceError.invalid("an input has no \"name\"") }
         guard let datatypeName = object["datatype"] as? String else { throw InferenceError.invalid("input '\(name)' has no \"datatype\"") }
@@ -37,8 +85,7 @@ public enum RESTRequestDecoder {
             throw InferenceError.invalid("input '\(name)' has no \"shape\" (an array of integers)")
         }
         let datatype = try InferenceDatatype.parse(datatypeName, input: name)
-        guard shape.allSatisfy({ $0 >= 0 }) else { throw InferenceError.invalid("input '\(name)': shape \(shape) has a negative dimension") }
-        let count = try elementCount(shape, name: name)
+        let count = try TensorSize.elementCount(shape, name: name)
         let parameters = object["parameters"] as? [String: Any] ?? [:]
         if let size = parameters["binary_data_size"] {
             guard let size = size as? Int, size >= 0, size <= binary.count else {
@@ -117,15 +164,5 @@ public enum RESTRequestDecoder {
     private static func isJSONBool(_ value: Any) -> Bool {
         guard let number = value as? NSNumber else { return false }
         return String(cString: number.objCType) == "c"
-    }
-
-    static func elementCount(_ shape: [Int], name: String) throws -> Int {
-        var count = 1
-        for dimension in shape {
-            let (product, overflow) = count.multipliedReportingOverflow(by: dimension)
-            guard !overflow else { throw InferenceError.invalid("input '\(name)': shape \(shape) is too large") }
-            count = product
-        }
-        return count
     }
 }

@@ -23,12 +23,17 @@ public struct InferenceRequest: Sendable {
     public var outputs: [RequestedOutput]
     /// The request-level `binary_data_output` parameter: every output as raw bytes.
     public var binaryDataOutput: Bool
+    /// When the request's time is up (its arrival plus the request timeout):
+    /// photo decoding stops there. `nil`: no limit.
+    public var deadline: ContinuousClock.Instant?
 
-    public init(id: String? = nil, inputs: [InferenceTensor], outputs: [RequestedOutput] = [], binaryDataOutput: Bool = false) {
+    public init(id: String? = nil, inputs: [InferenceTensor], outputs: [RequestedOutput] = [], binaryDataOutput: Bool = false,
+                deadline: ContinuousClock.Instant? = nil) {
         self.id = id
         self.inputs = inputs
         self.outputs = outputs
         self.binaryDataOutput = binaryDataOutput
+        self.deadline = deadline
     }
 }
 

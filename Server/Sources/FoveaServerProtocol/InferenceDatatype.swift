@@ -1,5 +1,3 @@
-import Fovea
-
 /// The protocol's tensor datatypes (`"FP32"`, `"INT64"`, ...). Fovea models
 /// take and return FP32, INT64 and BOOL tensors; BYTES carries encoded photos
 /// in and classification strings out. The other datatypes are named so that a
@@ -11,17 +9,8 @@ public enum InferenceDatatype: String, Sendable, CaseIterable {
     case fp16 = "FP16", fp32 = "FP32", fp64 = "FP64"
     case bytes = "BYTES"
 
-    /// The protocol datatype of a Fovea tensor element type.
-    public init(_ dataType: DataType) {
-        switch dataType {
-        case .float32: self = .fp32
-        case .int64: self = .int64
-        case .bool: self = .bool
-        }
-    }
-
     /// Parses a datatype name, or throws the protocol error that names the valid ones.
-    static func parse(_ name: String, input: String) throws -> InferenceDatatype {
+    public static func parse(_ name: String, input: String) throws -> InferenceDatatype {
         guard let datatype = InferenceDatatype(rawValue: name) else {
             throw InferenceError.invalid("input '\(input)': unknown datatype '\(name)' (the protocol's are \(allCases.map(\.rawValue).joined(separator: ", ")))")
         }

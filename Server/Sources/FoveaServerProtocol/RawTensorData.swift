@@ -28,9 +28,7 @@ public enum RawTensorData {
     /// of them; `name` is for the error message.
     public static func decode(_ data: Data, datatype: InferenceDatatype, count: Int, name: String) throws -> InferenceTensor.Elements {
         func checkSize(_ elementSize: Int) throws {
-            guard data.count == count * elementSize else {
-                throw InferenceError.invalid("input '\(name)': \(data.count) bytes of \(datatype.rawValue) data, but its shape needs \(count * elementSize)")
-            }
+            try TensorSize.checkRaw(received: data.count, count: count, datatype: datatype, name: name)
         }
         switch datatype {
         case .fp32:
@@ -51,6 +49,8 @@ public enum RawTensorData {
 
     /// BYTES elements: length-prefixed strings that must fill `data` exactly.
     private static func decodeBytes(_ data: Data, count: Int, name: String) throws -> [Data] {
+        // Before reserving: `count` is the client's number, `data` what it sent.
+        try TensorSize.checkRaw(received: data.count, count: count, datatype: .bytes, name: name)
         var elements: [Data] = []
         elements.reserveCapacity(count)
         var offset = data.startIndex

@@ -35,285 +35,285 @@ fileprivate nonisolated struct _GeneratedWithProtocGenSwiftVersion: SwiftProtobu
   typealias Version = _2
 }
 
-nonisolated struct Inference_ServerLiveRequest: Sendable {
+public nonisolated struct Inference_ServerLiveRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ServerLiveResponse: Sendable {
+public nonisolated struct Inference_ServerLiveResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var live: Bool = false
+  public var live: Bool = false
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ServerReadyRequest: Sendable {
+public nonisolated struct Inference_ServerReadyRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ServerReadyResponse: Sendable {
+public nonisolated struct Inference_ServerReadyResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var ready: Bool = false
+  public var ready: Bool = false
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ModelReadyRequest: Sendable {
+public nonisolated struct Inference_ModelReadyRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var name: String = String()
+  public var name: String = String()
 
   /// empty: the server's choice
-  var version: String = String()
+  public var version: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ModelReadyResponse: Sendable {
+public nonisolated struct Inference_ModelReadyResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var ready: Bool = false
+  public var ready: Bool = false
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ServerMetadataRequest: Sendable {
+public nonisolated struct Inference_ServerMetadataRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ServerMetadataResponse: Sendable {
+public nonisolated struct Inference_ServerMetadataResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var name: String = String()
+  public var name: String = String()
 
-  var version: String = String()
+  public var version: String = String()
 
-  var extensions: [String] = []
+  public var extensions: [String] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ModelMetadataRequest: Sendable {
+public nonisolated struct Inference_ModelMetadataRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var name: String = String()
+  public var name: String = String()
 
-  var version: String = String()
+  public var version: String = String()
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ModelMetadataResponse: Sendable {
+public nonisolated struct Inference_ModelMetadataResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var name: String = String()
+  public var name: String = String()
 
-  var versions: [String] = []
+  public var versions: [String] = []
 
-  var platform: String = String()
+  public var platform: String = String()
 
-  var inputs: [Inference_ModelMetadataResponse.TensorMetadata] = []
+  public var inputs: [Inference_ModelMetadataResponse.TensorMetadata] = []
 
-  var outputs: [Inference_ModelMetadataResponse.TensorMetadata] = []
+  public var outputs: [Inference_ModelMetadataResponse.TensorMetadata] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated struct TensorMetadata: Sendable {
+  public nonisolated struct TensorMetadata: Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    var name: String = String()
+    public var name: String = String()
 
-    var datatype: String = String()
+    public var datatype: String = String()
 
     /// -1 for a dimension of any size
-    var shape: [Int64] = []
+    public var shape: [Int64] = []
 
-    var unknownFields = SwiftProtobuf.UnknownStorage()
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-    init() {}
+    public init() {}
   }
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ModelInferRequest: Sendable {
+public nonisolated struct Inference_ModelInferRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var modelName: String = String()
+  public var modelName: String = String()
 
-  var modelVersion: String = String()
+  public var modelVersion: String = String()
 
-  var id: String = String()
+  public var id: String = String()
 
-  var parameters: Dictionary<String,Inference_InferParameter> = [:]
+  public var parameters: Dictionary<String,Inference_InferParameter> = [:]
 
-  var inputs: [Inference_ModelInferRequest.InferInputTensor] = []
+  public var inputs: [Inference_ModelInferRequest.InferInputTensor] = []
 
-  var outputs: [Inference_ModelInferRequest.InferRequestedOutputTensor] = []
+  public var outputs: [Inference_ModelInferRequest.InferRequestedOutputTensor] = []
 
   /// One entry per input, in order: the row-major little-endian bytes (for
   /// BYTES, each element as a 4-byte little-endian length and its bytes).
-  var rawInputContents: [Data] = []
+  public var rawInputContents: [Data] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated struct InferInputTensor: Sendable {
+  public nonisolated struct InferInputTensor: Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    var name: String = String()
+    public var name: String = String()
 
-    var datatype: String = String()
+    public var datatype: String = String()
 
-    var shape: [Int64] = []
+    public var shape: [Int64] = []
 
-    var parameters: Dictionary<String,Inference_InferParameter> = [:]
+    public var parameters: Dictionary<String,Inference_InferParameter> = [:]
 
     /// unset when raw_input_contents is used
-    var contents: Inference_InferTensorContents {
+    public var contents: Inference_InferTensorContents {
       get {_contents ?? Inference_InferTensorContents()}
       set {_contents = newValue}
     }
     /// Returns true if `contents` has been explicitly set.
-    var hasContents: Bool {self._contents != nil}
+    public var hasContents: Bool {self._contents != nil}
     /// Clears the value of `contents`. Subsequent reads from it will return its default value.
-    mutating func clearContents() {self._contents = nil}
+    public mutating func clearContents() {self._contents = nil}
 
-    var unknownFields = SwiftProtobuf.UnknownStorage()
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-    init() {}
+    public init() {}
 
     fileprivate var _contents: Inference_InferTensorContents? = nil
   }
 
-  nonisolated struct InferRequestedOutputTensor: Sendable {
+  public nonisolated struct InferRequestedOutputTensor: Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    var name: String = String()
+    public var name: String = String()
 
     /// "classification": k
-    var parameters: Dictionary<String,Inference_InferParameter> = [:]
+    public var parameters: Dictionary<String,Inference_InferParameter> = [:]
 
-    var unknownFields = SwiftProtobuf.UnknownStorage()
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-    init() {}
+    public init() {}
   }
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_ModelInferResponse: Sendable {
+public nonisolated struct Inference_ModelInferResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var modelName: String = String()
+  public var modelName: String = String()
 
-  var modelVersion: String = String()
+  public var modelVersion: String = String()
 
-  var id: String = String()
+  public var id: String = String()
 
-  var parameters: Dictionary<String,Inference_InferParameter> = [:]
+  public var parameters: Dictionary<String,Inference_InferParameter> = [:]
 
-  var outputs: [Inference_ModelInferResponse.InferOutputTensor] = []
+  public var outputs: [Inference_ModelInferResponse.InferOutputTensor] = []
 
   /// one entry per output, as raw_input_contents
-  var rawOutputContents: [Data] = []
+  public var rawOutputContents: [Data] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated struct InferOutputTensor: Sendable {
+  public nonisolated struct InferOutputTensor: Sendable {
     // SwiftProtobuf.Message conformance is added in an extension below. See the
     // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
     // methods supported on all messages.
 
-    var name: String = String()
+    public var name: String = String()
 
-    var datatype: String = String()
+    public var datatype: String = String()
 
-    var shape: [Int64] = []
+    public var shape: [Int64] = []
 
-    var parameters: Dictionary<String,Inference_InferParameter> = [:]
+    public var parameters: Dictionary<String,Inference_InferParameter> = [:]
 
-    var contents: Inference_InferTensorContents {
+    public var contents: Inference_InferTensorContents {
       get {_contents ?? Inference_InferTensorContents()}
       set {_contents = newValue}
     }
     /// Returns true if `contents` has been explicitly set.
-    var hasContents: Bool {self._contents != nil}
+    public var hasContents: Bool {self._contents != nil}
     /// Clears the value of `contents`. Subsequent reads from it will return its default value.
-    mutating func clearContents() {self._contents = nil}
+    public mutating func clearContents() {self._contents = nil}
 
-    var unknownFields = SwiftProtobuf.UnknownStorage()
+    public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-    init() {}
+    public init() {}
 
     fileprivate var _contents: Inference_InferTensorContents? = nil
   }
 
-  init() {}
+  public init() {}
 }
 
-nonisolated struct Inference_InferParameter: Sendable {
+public nonisolated struct Inference_InferParameter: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var parameterChoice: Inference_InferParameter.OneOf_ParameterChoice? = nil
+  public var parameterChoice: Inference_InferParameter.OneOf_ParameterChoice? = nil
 
-  var boolParam: Bool {
+  public var boolParam: Bool {
     get {
       if case .boolParam(let v)? = parameterChoice {return v}
       return false
@@ -321,7 +321,7 @@ nonisolated struct Inference_InferParameter: Sendable {
     set {parameterChoice = .boolParam(newValue)}
   }
 
-  var int64Param: Int64 {
+  public var int64Param: Int64 {
     get {
       if case .int64Param(let v)? = parameterChoice {return v}
       return 0
@@ -329,7 +329,7 @@ nonisolated struct Inference_InferParameter: Sendable {
     set {parameterChoice = .int64Param(newValue)}
   }
 
-  var stringParam: String {
+  public var stringParam: String {
     get {
       if case .stringParam(let v)? = parameterChoice {return v}
       return String()
@@ -337,45 +337,45 @@ nonisolated struct Inference_InferParameter: Sendable {
     set {parameterChoice = .stringParam(newValue)}
   }
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  nonisolated enum OneOf_ParameterChoice: Equatable, Sendable {
+  public nonisolated enum OneOf_ParameterChoice: Equatable, Sendable {
     case boolParam(Bool)
     case int64Param(Int64)
     case stringParam(String)
 
   }
 
-  init() {}
+  public init() {}
 }
 
 /// Typed tensor contents; the field that matches the tensor's datatype is used.
-nonisolated struct Inference_InferTensorContents: Sendable {
+public nonisolated struct Inference_InferTensorContents: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  var boolContents: [Bool] = []
+  public var boolContents: [Bool] = []
 
   /// INT8, INT16, INT32
-  var intContents: [Int32] = []
+  public var intContents: [Int32] = []
 
-  var int64Contents: [Int64] = []
+  public var int64Contents: [Int64] = []
 
   /// UINT8, UINT16, UINT32
-  var uintContents: [UInt32] = []
+  public var uintContents: [UInt32] = []
 
-  var uint64Contents: [UInt64] = []
+  public var uint64Contents: [UInt64] = []
 
-  var fp32Contents: [Float] = []
+  public var fp32Contents: [Float] = []
 
-  var fp64Contents: [Double] = []
+  public var fp64Contents: [Double] = []
 
-  var bytesContents: [Data] = []
+  public var bytesContents: [Data] = []
 
-  var unknownFields = SwiftProtobuf.UnknownStorage()
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
 
-  init() {}
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -383,29 +383,29 @@ nonisolated struct Inference_InferTensorContents: Sendable {
 fileprivate nonisolated let _protobuf_package = "inference"
 
 nonisolated extension Inference_ServerLiveRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ServerLiveRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  public static let protoMessageName: String = _protobuf_package + ".ServerLiveRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ServerLiveRequest, rhs: Inference_ServerLiveRequest) -> Bool {
+  public static func ==(lhs: Inference_ServerLiveRequest, rhs: Inference_ServerLiveRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Inference_ServerLiveResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ServerLiveResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}live\0")
+  public static let protoMessageName: String = _protobuf_package + ".ServerLiveResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}live\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -417,14 +417,14 @@ nonisolated extension Inference_ServerLiveResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.live != false {
       try visitor.visitSingularBoolField(value: self.live, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ServerLiveResponse, rhs: Inference_ServerLiveResponse) -> Bool {
+  public static func ==(lhs: Inference_ServerLiveResponse, rhs: Inference_ServerLiveResponse) -> Bool {
     if lhs.live != rhs.live {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -432,29 +432,29 @@ nonisolated extension Inference_ServerLiveResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Inference_ServerReadyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ServerReadyRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  public static let protoMessageName: String = _protobuf_package + ".ServerReadyRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ServerReadyRequest, rhs: Inference_ServerReadyRequest) -> Bool {
+  public static func ==(lhs: Inference_ServerReadyRequest, rhs: Inference_ServerReadyRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Inference_ServerReadyResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ServerReadyResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ready\0")
+  public static let protoMessageName: String = _protobuf_package + ".ServerReadyResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ready\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -466,14 +466,14 @@ nonisolated extension Inference_ServerReadyResponse: SwiftProtobuf.Message, Swif
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.ready != false {
       try visitor.visitSingularBoolField(value: self.ready, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ServerReadyResponse, rhs: Inference_ServerReadyResponse) -> Bool {
+  public static func ==(lhs: Inference_ServerReadyResponse, rhs: Inference_ServerReadyResponse) -> Bool {
     if lhs.ready != rhs.ready {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -481,10 +481,10 @@ nonisolated extension Inference_ServerReadyResponse: SwiftProtobuf.Message, Swif
 }
 
 nonisolated extension Inference_ModelReadyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ModelReadyRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}version\0")
+  public static let protoMessageName: String = _protobuf_package + ".ModelReadyRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}version\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -497,7 +497,7 @@ nonisolated extension Inference_ModelReadyRequest: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -507,7 +507,7 @@ nonisolated extension Inference_ModelReadyRequest: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelReadyRequest, rhs: Inference_ModelReadyRequest) -> Bool {
+  public static func ==(lhs: Inference_ModelReadyRequest, rhs: Inference_ModelReadyRequest) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.version != rhs.version {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -516,10 +516,10 @@ nonisolated extension Inference_ModelReadyRequest: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Inference_ModelReadyResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ModelReadyResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ready\0")
+  public static let protoMessageName: String = _protobuf_package + ".ModelReadyResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ready\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -531,14 +531,14 @@ nonisolated extension Inference_ModelReadyResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if self.ready != false {
       try visitor.visitSingularBoolField(value: self.ready, fieldNumber: 1)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelReadyResponse, rhs: Inference_ModelReadyResponse) -> Bool {
+  public static func ==(lhs: Inference_ModelReadyResponse, rhs: Inference_ModelReadyResponse) -> Bool {
     if lhs.ready != rhs.ready {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -546,29 +546,29 @@ nonisolated extension Inference_ModelReadyResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Inference_ServerMetadataRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ServerMetadataRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+  public static let protoMessageName: String = _protobuf_package + ".ServerMetadataRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     // Load everything into unknown fields
     while try decoder.nextFieldNumber() != nil {}
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ServerMetadataRequest, rhs: Inference_ServerMetadataRequest) -> Bool {
+  public static func ==(lhs: Inference_ServerMetadataRequest, rhs: Inference_ServerMetadataRequest) -> Bool {
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
 }
 
 nonisolated extension Inference_ServerMetadataResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ServerMetadataResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}version\0\u{1}extensions\0")
+  public static let protoMessageName: String = _protobuf_package + ".ServerMetadataResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}version\0\u{1}extensions\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -582,7 +582,7 @@ nonisolated extension Inference_ServerMetadataResponse: SwiftProtobuf.Message, S
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -595,7 +595,7 @@ nonisolated extension Inference_ServerMetadataResponse: SwiftProtobuf.Message, S
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ServerMetadataResponse, rhs: Inference_ServerMetadataResponse) -> Bool {
+  public static func ==(lhs: Inference_ServerMetadataResponse, rhs: Inference_ServerMetadataResponse) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.version != rhs.version {return false}
     if lhs.extensions != rhs.extensions {return false}
@@ -605,10 +605,10 @@ nonisolated extension Inference_ServerMetadataResponse: SwiftProtobuf.Message, S
 }
 
 nonisolated extension Inference_ModelMetadataRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ModelMetadataRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}version\0")
+  public static let protoMessageName: String = _protobuf_package + ".ModelMetadataRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}version\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -621,7 +621,7 @@ nonisolated extension Inference_ModelMetadataRequest: SwiftProtobuf.Message, Swi
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -631,7 +631,7 @@ nonisolated extension Inference_ModelMetadataRequest: SwiftProtobuf.Message, Swi
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelMetadataRequest, rhs: Inference_ModelMetadataRequest) -> Bool {
+  public static func ==(lhs: Inference_ModelMetadataRequest, rhs: Inference_ModelMetadataRequest) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.version != rhs.version {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -640,10 +640,10 @@ nonisolated extension Inference_ModelMetadataRequest: SwiftProtobuf.Message, Swi
 }
 
 nonisolated extension Inference_ModelMetadataResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ModelMetadataResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}versions\0\u{1}platform\0\u{1}inputs\0\u{1}outputs\0")
+  public static let protoMessageName: String = _protobuf_package + ".ModelMetadataResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}versions\0\u{1}platform\0\u{1}inputs\0\u{1}outputs\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -659,7 +659,7 @@ nonisolated extension Inference_ModelMetadataResponse: SwiftProtobuf.Message, Sw
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -678,7 +678,7 @@ nonisolated extension Inference_ModelMetadataResponse: SwiftProtobuf.Message, Sw
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelMetadataResponse, rhs: Inference_ModelMetadataResponse) -> Bool {
+  public static func ==(lhs: Inference_ModelMetadataResponse, rhs: Inference_ModelMetadataResponse) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.versions != rhs.versions {return false}
     if lhs.platform != rhs.platform {return false}
@@ -690,10 +690,10 @@ nonisolated extension Inference_ModelMetadataResponse: SwiftProtobuf.Message, Sw
 }
 
 nonisolated extension Inference_ModelMetadataResponse.TensorMetadata: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = Inference_ModelMetadataResponse.protoMessageName + ".TensorMetadata"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}datatype\0\u{1}shape\0")
+  public static let protoMessageName: String = Inference_ModelMetadataResponse.protoMessageName + ".TensorMetadata"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}datatype\0\u{1}shape\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -707,7 +707,7 @@ nonisolated extension Inference_ModelMetadataResponse.TensorMetadata: SwiftProto
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -720,7 +720,7 @@ nonisolated extension Inference_ModelMetadataResponse.TensorMetadata: SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelMetadataResponse.TensorMetadata, rhs: Inference_ModelMetadataResponse.TensorMetadata) -> Bool {
+  public static func ==(lhs: Inference_ModelMetadataResponse.TensorMetadata, rhs: Inference_ModelMetadataResponse.TensorMetadata) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.datatype != rhs.datatype {return false}
     if lhs.shape != rhs.shape {return false}
@@ -730,10 +730,10 @@ nonisolated extension Inference_ModelMetadataResponse.TensorMetadata: SwiftProto
 }
 
 nonisolated extension Inference_ModelInferRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ModelInferRequest"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}model_name\0\u{3}model_version\0\u{1}id\0\u{1}parameters\0\u{1}inputs\0\u{1}outputs\0\u{3}raw_input_contents\0")
+  public static let protoMessageName: String = _protobuf_package + ".ModelInferRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}model_name\0\u{3}model_version\0\u{1}id\0\u{1}parameters\0\u{1}inputs\0\u{1}outputs\0\u{3}raw_input_contents\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -751,7 +751,7 @@ nonisolated extension Inference_ModelInferRequest: SwiftProtobuf.Message, SwiftP
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.modelName.isEmpty {
       try visitor.visitSingularStringField(value: self.modelName, fieldNumber: 1)
     }
@@ -776,7 +776,7 @@ nonisolated extension Inference_ModelInferRequest: SwiftProtobuf.Message, SwiftP
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelInferRequest, rhs: Inference_ModelInferRequest) -> Bool {
+  public static func ==(lhs: Inference_ModelInferRequest, rhs: Inference_ModelInferRequest) -> Bool {
     if lhs.modelName != rhs.modelName {return false}
     if lhs.modelVersion != rhs.modelVersion {return false}
     if lhs.id != rhs.id {return false}
@@ -790,10 +790,10 @@ nonisolated extension Inference_ModelInferRequest: SwiftProtobuf.Message, SwiftP
 }
 
 nonisolated extension Inference_ModelInferRequest.InferInputTensor: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = Inference_ModelInferRequest.protoMessageName + ".InferInputTensor"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}datatype\0\u{1}shape\0\u{1}parameters\0\u{1}contents\0")
+  public static let protoMessageName: String = Inference_ModelInferRequest.protoMessageName + ".InferInputTensor"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}datatype\0\u{1}shape\0\u{1}parameters\0\u{1}contents\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -809,7 +809,7 @@ nonisolated extension Inference_ModelInferRequest.InferInputTensor: SwiftProtobu
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -832,7 +832,7 @@ nonisolated extension Inference_ModelInferRequest.InferInputTensor: SwiftProtobu
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelInferRequest.InferInputTensor, rhs: Inference_ModelInferRequest.InferInputTensor) -> Bool {
+  public static func ==(lhs: Inference_ModelInferRequest.InferInputTensor, rhs: Inference_ModelInferRequest.InferInputTensor) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.datatype != rhs.datatype {return false}
     if lhs.shape != rhs.shape {return false}
@@ -844,10 +844,10 @@ nonisolated extension Inference_ModelInferRequest.InferInputTensor: SwiftProtobu
 }
 
 nonisolated extension Inference_ModelInferRequest.InferRequestedOutputTensor: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = Inference_ModelInferRequest.protoMessageName + ".InferRequestedOutputTensor"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}parameters\0")
+  public static let protoMessageName: String = Inference_ModelInferRequest.protoMessageName + ".InferRequestedOutputTensor"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}parameters\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -860,7 +860,7 @@ nonisolated extension Inference_ModelInferRequest.InferRequestedOutputTensor: Sw
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.name.isEmpty {
       try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
     }
@@ -870,7 +870,7 @@ nonisolated extension Inference_ModelInferRequest.InferRequestedOutputTensor: Sw
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelInferRequest.InferRequestedOutputTensor, rhs: Inference_ModelInferRequest.InferRequestedOutputTensor) -> Bool {
+  public static func ==(lhs: Inference_ModelInferRequest.InferRequestedOutputTensor, rhs: Inference_ModelInferRequest.InferRequestedOutputTensor) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.parameters != rhs.parameters {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
@@ -879,10 +879,10 @@ nonisolated extension Inference_ModelInferRequest.InferRequestedOutputTensor: Sw
 }
 
 nonisolated extension Inference_ModelInferResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".ModelInferResponse"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}model_name\0\u{3}model_version\0\u{1}id\0\u{1}parameters\0\u{1}outputs\0\u{3}raw_output_contents\0")
+  public static let protoMessageName: String = _protobuf_package + ".ModelInferResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}model_name\0\u{3}model_version\0\u{1}id\0\u{1}parameters\0\u{1}outputs\0\u{3}raw_output_contents\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -899,7 +899,7 @@ nonisolated extension Inference_ModelInferResponse: SwiftProtobuf.Message, Swift
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.modelName.isEmpty {
       try visitor.visitSingularStringField(value: self.modelName, fieldNumber: 1)
     }
@@ -921,7 +921,7 @@ nonisolated extension Inference_ModelInferResponse: SwiftProtobuf.Message, Swift
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelInferResponse, rhs: Inference_ModelInferResponse) -> Bool {
+  public static func ==(lhs: Inference_ModelInferResponse, rhs: Inference_ModelInferResponse) -> Bool {
     if lhs.modelName != rhs.modelName {return false}
     if lhs.modelVersion != rhs.modelVersion {return false}
     if lhs.id != rhs.id {return false}
@@ -934,10 +934,10 @@ nonisolated extension Inference_ModelInferResponse: SwiftProtobuf.Message, Swift
 }
 
 nonisolated extension Inference_ModelInferResponse.InferOutputTensor: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = Inference_ModelInferResponse.protoMessageName + ".InferOutputTensor"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}datatype\0\u{1}shape\0\u{1}parameters\0\u{1}contents\0")
+  public static let protoMessageName: String = Inference_ModelInferResponse.protoMessageName + ".InferOutputTensor"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}datatype\0\u{1}shape\0\u{1}parameters\0\u{1}contents\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -953,7 +953,7 @@ nonisolated extension Inference_ModelInferResponse.InferOutputTensor: SwiftProto
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -976,7 +976,7 @@ nonisolated extension Inference_ModelInferResponse.InferOutputTensor: SwiftProto
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_ModelInferResponse.InferOutputTensor, rhs: Inference_ModelInferResponse.InferOutputTensor) -> Bool {
+  public static func ==(lhs: Inference_ModelInferResponse.InferOutputTensor, rhs: Inference_ModelInferResponse.InferOutputTensor) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.datatype != rhs.datatype {return false}
     if lhs.shape != rhs.shape {return false}
@@ -988,10 +988,10 @@ nonisolated extension Inference_ModelInferResponse.InferOutputTensor: SwiftProto
 }
 
 nonisolated extension Inference_InferParameter: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".InferParameter"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bool_param\0\u{3}int64_param\0\u{3}string_param\0")
+  public static let protoMessageName: String = _protobuf_package + ".InferParameter"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bool_param\0\u{3}int64_param\0\u{3}string_param\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1026,7 +1026,7 @@ nonisolated extension Inference_InferParameter: SwiftProtobuf.Message, SwiftProt
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     // The use of inline closures is to circumvent an issue where the compiler
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
@@ -1049,7 +1049,7 @@ nonisolated extension Inference_InferParameter: SwiftProtobuf.Message, SwiftProt
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_InferParameter, rhs: Inference_InferParameter) -> Bool {
+  public static func ==(lhs: Inference_InferParameter, rhs: Inference_InferParameter) -> Bool {
     if lhs.parameterChoice != rhs.parameterChoice {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -1057,10 +1057,10 @@ nonisolated extension Inference_InferParameter: SwiftProtobuf.Message, SwiftProt
 }
 
 nonisolated extension Inference_InferTensorContents: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  static let protoMessageName: String = _protobuf_package + ".InferTensorContents"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bool_contents\0\u{3}int_contents\0\u{3}int64_contents\0\u{3}uint_contents\0\u{3}uint64_contents\0\u{3}fp32_contents\0\u{3}fp64_contents\0\u{3}bytes_contents\0")
+  public static let protoMessageName: String = _protobuf_package + ".InferTensorContents"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}bool_contents\0\u{3}int_contents\0\u{3}int64_contents\0\u{3}uint_contents\0\u{3}uint64_contents\0\u{3}fp32_contents\0\u{3}fp64_contents\0\u{3}bytes_contents\0")
 
-  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
       // The use of inline closures is to circumvent an issue where the compiler
       // allocates stack space for every case branch when no optimizations are
@@ -1079,7 +1079,7 @@ nonisolated extension Inference_InferTensorContents: SwiftProtobuf.Message, Swif
     }
   }
 
-  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
     if !self.boolContents.isEmpty {
       try visitor.visitPackedBoolField(value: self.boolContents, fieldNumber: 1)
     }
@@ -1107,7 +1107,7 @@ nonisolated extension Inference_InferTensorContents: SwiftProtobuf.Message, Swif
     try unknownFields.traverse(visitor: &visitor)
   }
 
-  static func ==(lhs: Inference_InferTensorContents, rhs: Inference_InferTensorContents) -> Bool {
+  public static func ==(lhs: Inference_InferTensorContents, rhs: Inference_InferTensorContents) -> Bool {
     if lhs.boolContents != rhs.boolContents {return false}
     if lhs.intContents != rhs.intContents {return false}
     if lhs.int64Contents != rhs.int64Contents {return false}
