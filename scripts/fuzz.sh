@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser with libFuzzer under AddressSanitizer, for SECONDS each
 # (default 60): the ONNX loader (bytes -> graph -> plan), the Core ML loader,
-# image decoding with EXIF (JPEG, PNG, PPM), and tensor files (.npy, TensorProto).
+# image decoding with EXIF and colour profiles (JPEG, PNG, HEIC, AVIF, WebP, PPM), and tensor files (.npy, TensorProto).
 #   scripts/fuzz.sh [SECONDS] [TARGET...]      TARGET: onnx coreml image tensor
 # Targets run side by side, one per core (FOVEA_FUZZ_JOBS=N to change it).
 # Seeds come from ../shared/models and the ONNX conformance data; corpora grow in
@@ -53,7 +53,10 @@ fuzz() {
   case $target in
     onnx) seed onnx "$models"/coreml/*.onnx Tests/FuzzRegressions/onnx/* $(find "$conformance/node" -name model.onnx 2>/dev/null | head -300) ;;
     coreml) seed coreml "$models"/coreml/*.mlmodel Tests/FuzzRegressions/coreml/* ;;
-    image) seed image "$models"/photos/* Tests/FuzzRegressions/image/* ;;
+    image)
+      # HEIC, AVIF, WebP, profiles and hostile files made from the shared photos (issue 34).
+      python3 scripts/test-photos.py "$out/test-photos" > /dev/null 2>&1 || echo "note: scripts/test-photos.py failed; image seeds without HEIC/AVIF/WebP"
+      seed image "$models"/photos/* Tests/FuzzRegressions/image/* "$out"/test-photos/*.{heic,avif,webp,png,jpg} ;;
     tensor) npy_seed; seed tensor Tests/FuzzRegressions/tensor/* $(find "$conformance/node" -name "*.pb" 2>/dev/null | head -300) ;;
   esac
   mkdir -p "$out/artifacts/$target"

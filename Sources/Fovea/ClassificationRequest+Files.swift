@@ -32,21 +32,22 @@ extension ClassificationRequest {
     /// ```
     ///
     /// - Parameters:
-    ///   - paths: the image files (JPEG, PNG or PPM), classified in this order.
+    ///   - paths: the image files (JPEG, PNG, HEIC/HEIF, AVIF, WebP or PPM), classified in this order.
     ///   - orientation: how every file's stored pixels are turned; `nil` reads
     ///     each file's EXIF Orientation tag.
     ///   - limits: the largest image accepted, checked from each file's header.
+    ///   - colorMatching: whether colours are matched from each file's profile to sRGB.
     ///   - batchSize: images per inference (≥ 1). Several images run as one
     ///     `N×C×H×W` batch when the model accepts it, else one at a time.
     ///   - body: called with each classified image, in order.
     public func classify(contentsOf paths: [String], orientation: ImageOrientation? = nil,
-                         limits: ImageDecodingLimits = .default, batchSize: Int = 1,
+                         limits: ImageDecodingLimits = .default, colorMatching: ColorMatching = .auto, batchSize: Int = 1,
                          _ body: (ClassifiedImage) throws -> Void) throws {
         let batchSize = max(1, batchSize)
         let request = self
         // Two batches in flight: one being run, the next being prepared.
         let prefetcher = Prefetcher(count: paths.count, depth: 2 * batchSize) { index in
-            PreparedFile(path: paths[index], request: request, orientation: orientation, limits: limits)
+            PreparedFile(path: paths[index], request: request, orientation: orientation, limits: limits, colorMatching: colorMatching)
         }
         defer { prefetcher.cancel() }
         var split = PipelineThreadSplit(threads: model.configuration.effectiveThreads)
@@ -89,10 +90,11 @@ private struct PreparedFile: Sendable {
     let orientation: ImageOrientation?
     let tensor: Result<Tensor, any Error>
 
-    init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits) {
+    init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits,
+         colorMatching: ColorMatching) {
         self.path = path
         do {
-            let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits)
+            let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits, colorMatching: colorMatching)
             self.orientation = handler.orientation
             // One thread: the model's threads are busy with the previous image.
             tensor = Result { try handler.inputTensor(for: request, threads: 1) }
