@@ -5,12 +5,13 @@ import FoveaImage
 
 struct Classify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Classify photos (JPEG, PNG, PPM) with an image model.",
+        abstract: "Classify photos (JPEG, PNG, HEIC, AVIF, WebP, PPM) with an image model.",
         discussion: """
         Each image is turned upright (EXIF orientation by default), fitted to the \
         model's input size (--crop), normalized as the model's description says \
         (its sidecar <name>.fovea.json, or ImageNet's mean and std; --mean/--std \
-        override), and run. Confidences are the softmax of the model's output \
+        override), and run. Colours are matched to sRGB from the photo's embedded \
+        profile (--color-matching). Confidences are the softmax of the model's output \
         unless the model outputs probabilities. Directories are searched for images.
         """
     )
@@ -102,6 +103,7 @@ struct Classify: ParsableCommand {
 
         let (files, listingErrors) = ImageFiles.expand(images)
         var failures = listingErrors.count
+        var failedImages = 0
         listingErrors.forEach { printError($0) }
         var results: [ImageResult] = []
         let progress = ProgressBar(total: files.count)
@@ -119,7 +121,7 @@ struct Classify: ParsableCommand {
                 do {
                     codes = try barcodeRequest.map { request in
                         try request.observations(for: ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
-                                                                          limits: pixels.limits).image)
+                                                                          limits: pixels.limits, colorMatching: pixels.colorMatching).image)
                     }
                 } catch {
                     report(file, orientation: orientation, .failure(error))
@@ -136,6 +138,7 @@ struct Classify: ParsableCommand {
                 if !json { progress.clear(); printText(image: file, observations: observations); if let codes { printBarcodes(codes) } }
             case .failure(let error):
                 failures += 1
+                failedImages += 1
                 results.append(ImageResult(image: file, orientation: nil, observations: nil, notSure: nil, error: String(describing: error), outputs: nil, barcodes: nil))
                 progress.clear()
                 printError("\(error)")
@@ -149,7 +152,8 @@ struct Classify: ParsableCommand {
             for file in files {
                 var orientation: ImageOrientation?
                 let result = Result {
-                    let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation, limits: pixels.limits)
+                    let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
+                                                          limits: pixels.limits, colorMatching: pixels.colorMatching)
                     orientation = handler.orientation
                     let path = files.count > 1 ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
                     let prepared = try FoveaError.at(.init(file: file)) { try request.preparedImage(for: handler.image) }
@@ -161,7 +165,7 @@ struct Classify: ParsableCommand {
         } else {
             // Pipelined: the next photos are decoded while the model runs this one.
             try request.classify(contentsOf: files, orientation: orientation.orientation, limits: pixels.limits,
-                                 batchSize: batchSize) { image in
+                                 colorMatching: pixels.colorMatching, batchSize: batchSize) { image in
                 report(image.path, orientation: image.orientation, image.result)
             }
         }
@@ -169,13 +173,23 @@ struct Classify: ParsableCommand {
         if files.count > 1 {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             // On standard error, so that standard output stays the results (and valid JSON).
-            let summary = String(format: "%d images in %.2f s: %.1f images/s\n", files.count, seconds, Double(files.count) / max(seconds, 1e-9))
-            FileHandle.standardError.write(Data(summary.utf8))
+            FileHandle.standardError.write(Data(Self.summary(classified: results.count - failedImages, failed: failedImages, seconds: seconds).utf8))
         }
         if json {
             try printJSON(Report(results: results), [.sortedKeys, .withoutEscapingSlashes])
         }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    /// The closing line: the rate counts only the images classified, and the
+    /// failures are said (an unreadable folder is not a fast one).
+    static func summary(classified: Int, failed: Int, seconds: Double) -> String {
+        var line = classified == 0
+            ? "no image classified"
+            : String(format: "%d image%@ classified in %.2f s: %.1f images/s", classified, classified == 1 ? "" : "s",
+                     seconds, Double(classified) / max(seconds, 1e-9))
+        if failed > 0 { line += "; \(failed) failed" }
+        return line + "\n"
     }
 
     /// The one-line warning for a classifier without labels (the command-line
