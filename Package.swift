@@ -40,10 +40,15 @@ let package = Package(
             exclude: ["Proto/coreml-subset.proto", "Proto/README.md"]
         ),
 
-        // Image decoding (libjpeg-turbo, libpng, PPM), resampling, crop, tensor conversion.
+        // Image decoding (libjpeg-turbo, libpng, PPM, and below), resampling, crop, tensor conversion.
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "FoveaImage", dependencies: ["FoveaCore", "CTurboJPEG", "CPNG"]),
+        // HEIC/HEIF and AVIF (libheif), WebP (libwebp), colour matching to sRGB (lcms2), iCCP (zlib).
+        .systemLibrary(name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "FoveaImage", dependencies: ["FoveaCore", "CTurboJPEG", "CPNG", "CHEIF", "CWebP", "CLCMS2", "CZlib"]),
 
         // Video frames: phase-correlation registration (FFTW, single precision),
         // barcode scanning (zbar), YUV4MPEG2 reading. `Fovea` wraps them in requests.
@@ -139,7 +144,7 @@ let package = Package(
         .testTarget(name: "FoveaSIMDTests", dependencies: ["FoveaPortableBackend", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "FoveaKernelsTests", dependencies: ["FoveaKernelsBackend", "FoveaCore", "FoveaTestSupport", "CFoveaKernels"]),
         .testTarget(name: "FoveaBLASTests", dependencies: ["FoveaBLASBackend", "FoveaCore", "FoveaTestSupport"]),
-        .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore"]),
+        .testTarget(name: "FoveaImageTests", dependencies: ["FoveaImage", "FoveaCore", "FoveaTestSupport"]),
         .testTarget(name: "CFoveaKernelsTests", dependencies: ["CFoveaKernels", "FoveaCore", "FoveaKernelsBackend"]),
         .testTarget(name: "FoveaTests", dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaFrames", "FoveaONNX", "FoveaKernelsBackend", "FoveaTestSupport", "CMallocCounter", "FoveaFuzzing"],
                     exclude: ["Frames/Barcodes"]),

@@ -37,15 +37,16 @@ extension ClassificationRequest {
     /// waits for its next path does not hold back the images already read.
     ///
     /// - Parameters:
-    ///   - paths: the image files (JPEG, PNG or PPM), classified in this order.
+    ///   - paths: the image files (JPEG, PNG, HEIC/HEIF, AVIF, WebP or PPM), classified in this order.
     ///   - orientation: how every file's stored pixels are turned; `nil` reads
     ///     each file's EXIF Orientation tag.
     ///   - limits: the largest image accepted, checked from each file's header.
+    ///   - colorMatching: whether colours are matched from each file's profile to sRGB.
     ///   - batchSize: images per inference (≥ 1). Several images run as one
     ///     `N×C×H×W` batch when the model accepts it, else one at a time.
     ///   - body: called with each classified image, in order.
     public func classify<Paths: Sequence & Sendable>(contentsOf paths: Paths, orientation: ImageOrientation? = nil,
-                                                     limits: ImageDecodingLimits = .default, batchSize: Int = 1,
+                                                     limits: ImageDecodingLimits = .default, colorMatching: ColorMatching = .auto, batchSize: Int = 1,
                                                      _ body: (ClassifiedImage) throws -> Void) throws where Paths.Element == String {
         let batchSize = max(1, batchSize)
         let request = self
@@ -53,7 +54,7 @@ extension ClassificationRequest {
         // Two batches in flight: one being run, the next being prepared. The
         // item after the last path is `nil`: the prefetcher does not know the count.
         let prefetcher = Prefetcher<PreparedFile?>(count: .max, depth: 2 * batchSize) { _ in
-            source.next().map { PreparedFile(path: $0, request: request, orientation: orientation, limits: limits) }
+            source.next().map { PreparedFile(path: $0, request: request, orientation: orientation, limits: limits, colorMatching: colorMatching) }
         }
         defer { prefetcher.cancel() }
         var split = PipelineThreadSplit(threads: model.configuration.effectiveThreads)
@@ -118,10 +119,11 @@ private struct PreparedFile: Sendable {
     let orientation: ImageOrientation?
     let tensor: Result<Tensor, any Error>
 
-    init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits) {
+    init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits,
+         colorMatching: ColorMatching) {
         self.path = path
         do {
-            let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits)
+            let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits, colorMatching: colorMatching)
             self.orientation = handler.orientation
             // One thread: the model's threads are busy with the previous image.
             tensor = Result { try handler.inputTensor(for: request, threads: 1) }

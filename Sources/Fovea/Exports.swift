@@ -32,7 +32,7 @@
 @_exported import struct FoveaCore.Node
 @_exported import enum FoveaCore.Op
 
-// Images: decoded pictures, raw pixel buffers, orientation, decoding limits,
+// Images: decoded pictures, raw pixel buffers, orientation, decoding limits, colour matching,
 // and how pixels become a model's input.
 @_exported import struct FoveaImage.RGBImage
 @_exported import struct FoveaImage.PixelBuffer
@@ -40,6 +40,7 @@
 @_exported import enum FoveaImage.ImageOrientation
 @_exported import enum FoveaImage.ImageDecoder
 @_exported import struct FoveaImage.ImageDecodingLimits
+@_exported import enum FoveaImage.ColorMatching
 @_exported import struct FoveaImage.PixelNormalization
 @_exported import enum FoveaImage.ChannelOrder
 @_exported import struct FoveaImage.CropAndScaleGeometry

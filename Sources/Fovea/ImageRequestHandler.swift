@@ -14,7 +14,10 @@ import FoveaImage
 /// close to the exact crop (the tests bound the difference) and the top-5 of
 /// the shared photos is unchanged. ``image`` is always the full picture.
 ///
-/// PNG, PPM and pixel buffers are decoded (or taken) in full at once. Each
+/// Colours are matched to sRGB from the file's embedded profile when it is
+/// decoded (``ColorMatching``, before any crop or scaling).
+///
+/// PNG, HEIC, AVIF, WebP, PPM and pixel buffers are decoded (or taken) in full at once. Each
 /// request then crops, scales and normalizes the upright picture for its model.
 /// A handler is `Sendable`: several tasks may perform requests on it at once.
 public final class ImageRequestHandler: Sendable {
@@ -37,22 +40,25 @@ public final class ImageRequestHandler: Sendable {
         get throws { try picture(reducedBy: 1) }
     }
 
-    /// Reads the image file at `path` (JPEG, PNG or PPM).
+    /// Reads the image file at `path` (JPEG, PNG, HEIC/HEIF, AVIF, WebP or PPM).
     ///
     /// - Parameters:
     ///   - path: the image file.
     ///   - orientation: how the stored pixels are turned; `nil` reads the EXIF
-    ///     Orientation tag (`.up` when there is none).
+    ///     Orientation tag (`.up` when there is none; a HEIC or AVIF is turned
+    ///     by its container while decoding, and its EXIF is not read).
     ///   - limits: the largest image accepted (default 100 megapixels), checked
     ///     from the file's header before decoding.
+    ///   - colorMatching: whether colours are matched from the file's
+    ///     embedded profile to sRGB (default `.auto`; `.off` keeps the stored values).
     /// - Throws: `.io` for a missing or unreadable file, `.invalidImage` for an
     ///   unsupported file or a damaged header (a JPEG's damaged pixel data is
     ///   found when it is decoded, by `perform(_:)` or ``image``); the message
     ///   names the file.
     public convenience init(contentsOf path: String, orientation: ImageOrientation? = nil,
-                            limits: ImageDecodingLimits = .default) throws {
+                            limits: ImageDecodingLimits = .default, colorMatching: ColorMatching = .auto) throws {
         let data = try ImageDecoder.data(contentsOf: path)
-        try self.init(data: data, orientation: orientation, source: path, limits: limits)
+        try self.init(data: data, orientation: orientation, source: path, limits: limits, colorMatching: colorMatching)
     }
 
     /// Reads the image file at a file URL (Vision's `init(url:orientation:)`);
@@ -60,23 +66,25 @@ public final class ImageRequestHandler: Sendable {
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
     ///   the `String` form.
-    public convenience init(url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default) throws {
+    public convenience init(url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default,
+                            colorMatching: ColorMatching = .auto) throws {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
         }
-        try self.init(contentsOf: url.path, orientation: orientation, limits: limits)
+        try self.init(contentsOf: url.path, orientation: orientation, limits: limits, colorMatching: colorMatching)
     }
 
     /// Reads the image file at a file URL: the same as ``init(url:orientation:limits:)``,
     /// named like ``Model``'s and ``ClassLabels``' URL initializers.
-    public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default) throws {
-        try self.init(url: url, orientation: orientation, limits: limits)
+    public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default,
+                            colorMatching: ColorMatching = .auto) throws {
+        try self.init(url: url, orientation: orientation, limits: limits, colorMatching: colorMatching)
     }
 
     /// Reads an encoded image in memory; `source` names it in error messages.
     public init(data: Data, orientation: ImageOrientation? = nil, source: String? = nil,
-                limits: ImageDecodingLimits = .default) throws {
-        let encoded = try EncodedImage(data: data, fileName: source, limits: limits)
+                limits: ImageDecodingLimits = .default, colorMatching: ColorMatching = .auto) throws {
+        let encoded = try EncodedImage(data: data, fileName: source, limits: limits, colorMatching: colorMatching)
         self.orientation = orientation ?? EXIFOrientation.read(from: data) ?? .up
         self.source = source
         self.encoded = encoded

@@ -34,7 +34,8 @@ public enum FuzzEntry: String, CaseIterable, Sendable {
             return Self.plan(model.graph)
         case .image:
             _ = EXIFOrientation.read(from: data)
-            guard let image = try? ImageDecoder.decode(data: data, limits: Self.imageLimits) else { return false }
+            // Colour matching on: embedded ICC profiles reach lcms2 too.
+            guard let image = try? ImageDecoder.decode(data: data, limits: Self.imageLimits, colorMatching: .auto) else { return false }
             _ = image.oriented(.leftMirrored)
             return true
         case .tensor:

@@ -1,7 +1,12 @@
 import Foundation
 
 /// Reads the EXIF `Orientation` tag (0x0112 in IFD0) of an encoded image: from
-/// a JPEG's APP1 `Exif` segment or a PNG's `eXIf` chunk.
+/// a JPEG's APP1 `Exif` segment, a PNG's `eXIf` chunk or a WebP's `EXIF` chunk.
+///
+/// A HEIC or AVIF gives `nil`: libheif applies the container's `irot`, `imir`
+/// and `clap` while decoding, and the HEIF specification makes those
+/// authoritative, so the EXIF orientation inside (which iPhones also write)
+/// must not be applied a second time.
 ///
 /// Metadata is advisory: a missing, damaged or out-of-range tag gives `nil`
 /// (callers treat it as `.up`), never an error, so a photo with broken EXIF
@@ -13,7 +18,8 @@ public enum EXIFOrientation {
         switch ImageDecoder.format(of: data) {
         case .jpeg: return tiffBlockInJPEG(bytes).flatMap { orientation(inTIFF: bytes, at: $0) }
         case .png: return tiffBlockInPNG(bytes).flatMap { orientation(inTIFF: bytes, at: $0) }
-        default: return nil
+        case .webp: return tiffBlockInWebP(data).flatMap { orientation(inTIFF: bytes, at: $0) }
+        case .heif, .avif, .ppm, nil: return nil
         }
     }
 
@@ -37,6 +43,16 @@ public enum EXIFOrientation {
             i += 2 + length
         }
         return nil
+    }
+
+    /// The byte range of the TIFF structure in the `EXIF` chunk (some writers
+    /// start it with JPEG's `Exif\0\0` header).
+    static func tiffBlockInWebP(_ data: Data) -> Range<Int>? {
+        guard let chunk = WebPChunks.find("EXIF", in: data) else { return nil }
+        let range = (chunk.lowerBound - data.startIndex)..<(chunk.upperBound - data.startIndex)
+        let exifHeader: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]
+        if data[chunk].starts(with: exifHeader) { return (range.lowerBound + 6)..<range.upperBound }
+        return range
     }
 
     /// The byte range of the data of the `eXIf` chunk (a TIFF structure).

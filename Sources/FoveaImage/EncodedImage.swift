@@ -10,8 +10,10 @@ import FoveaCore
 /// ``decoded(reducedBy:)``, which can ask libjpeg-turbo for 1/2, 1/4 or 1/8
 /// of the stored size: the DCT does the reduction (only the low frequencies of
 /// each 8×8 block are transformed back), so decoding costs and allocates a
-/// fraction of a full decode. PNG and PPM files have no such reduction and are
-/// decoded at once, in full.
+/// fraction of a full decode. PNG, HEIC, AVIF, WebP and PPM files have no
+/// such reduction and are decoded at once, in full. Colours are matched to
+/// sRGB (``ColorMatching``) after decoding, at the decoded size: for a
+/// reduced JPEG, on the reduced pixels.
 public struct EncodedImage: Sendable {
     /// The format the data's magic bytes announce.
     public let format: ImageFormat
@@ -22,22 +24,28 @@ public struct EncodedImage: Sendable {
 
     private let storage: Storage
     private let limits: ImageDecodingLimits
+    private let colorMatching: ColorMatching
     private enum Storage: Sendable {
-        case jpeg(Data)
+        case jpeg(Data, ColorProfile?)
         case decoded(RGBImage)
     }
 
     /// - Throws: `.invalidImage` (naming `fileName`) for data that is not a
-    ///   supported image or whose header is damaged, `.limitExceeded` beyond `limits`.
-    public init(data: Data, fileName: String? = nil, limits: ImageDecodingLimits = .default) throws {
+    ///   supported image, whose header or colour profile is damaged,
+    ///   `.limitExceeded` beyond `limits`.
+    public init(data: Data, fileName: String? = nil, limits: ImageDecodingLimits = .default,
+                colorMatching: ColorMatching = .auto) throws {
         self.fileName = fileName
         self.limits = limits
+        self.colorMatching = colorMatching
         if ImageDecoder.format(of: data) == .jpeg {
-            let size = try FoveaError.at(FoveaError.Location(file: fileName)) { try JPEGDecoder.size(of: data, limits: limits) }
+            let (size, profile) = try FoveaError.at(FoveaError.Location(file: fileName)) {
+                (try JPEGDecoder.size(of: data, limits: limits), colorMatching == .auto ? try EmbeddedColorProfile.inJPEG(data) : nil)
+            }
             (format, width, height) = (.jpeg, size.width, size.height)
-            storage = .jpeg(data)
+            storage = .jpeg(data, profile)
         } else {
-            let image = try ImageDecoder.decode(data: data, fileName: fileName, limits: limits)
+            let image = try ImageDecoder.decode(data: data, fileName: fileName, limits: limits, colorMatching: colorMatching)
             format = ImageDecoder.format(of: data) ?? .ppm
             (width, height) = (image.width, image.height)
             storage = .decoded(image)
@@ -52,7 +60,7 @@ public struct EncodedImage: Sendable {
 
     /// The largest reduction (8, 4 or 2; else 1, full size) whose decoded size
     /// `isLargeEnough` accepts. Each side of a reduced picture is the stored
-    /// side divided by the reduction, rounded up. Always 1 for PNG and PPM.
+    /// side divided by the reduction, rounded up. Always 1 for formats other than JPEG.
     ///
     /// - Parameter isLargeEnough: given a candidate decoded width and height
     ///   (as stored, before orientation), whether it still has enough pixels.
@@ -71,9 +79,11 @@ public struct EncodedImage: Sendable {
         switch storage {
         case .decoded(let image):
             return image
-        case .jpeg(let data):
+        case .jpeg(let data, let profile):
             return try FoveaError.at(FoveaError.Location(file: fileName)) {
-                try JPEGDecoder.decode(data, limits: limits, reducedBy: reduction)
+                let image = try JPEGDecoder.decode(data, limits: limits, reducedBy: reduction)
+                return try DecodedPicture(width: image.width, height: image.height, samples: .rgb8(image.pixels), profile: profile)
+                    .rgbImage(colorMatching)
             }
         }
     }

@@ -7,11 +7,12 @@ import FoveaCore
 ///
 /// Every PNG becomes 8-bit RGB: palette and grayscale images are expanded,
 /// 16-bit samples are reduced to 8 bits (taken as sRGB-encoded, as viewers and
-/// PIL do, not as linear light), and an **alpha channel (or `tRNS`
-/// transparency) is dropped**, not composited, keeping the colour values as
-/// stored — what PIL's `convert("RGB")` does. libpng honours a `gAMA` chunk
-/// that differs from sRGB (PIL ignores it), so such rare files can differ from
-/// PIL's pixels.
+/// PIL do, not as linear light), and an alpha channel (or `tRNS`
+/// transparency: palette, grey, RGB) is composited over black, as in every
+/// format (``AlphaCompositing``). libpng honours a `gAMA` chunk that differs
+/// from sRGB (PIL ignores it), so such rare files can differ from PIL's
+/// pixels. The colour chunks (`iCCP`, `sRGB`, `cHRM`) are read by
+/// ``EmbeddedColorProfile``.
 enum PNGDecoder {
     static func decode(_ data: Data, limits: ImageDecodingLimits = .default) throws -> RGBImage {
         var image = png_image()
@@ -37,28 +38,20 @@ enum PNGDecoder {
             image.format = hasAlpha ? rgb | UInt32(PNG_FORMAT_FLAG_ALPHA) : rgb
             image.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
 
-            // Reading RGBA and dropping A (instead of asking for RGB, which makes
-            // libpng composite onto the buffer) keeps the stored colours.
+            // Reading straight RGBA and compositing here (libpng's own compositing
+            // for RGB output works in linear light) gives the same result as
+            // every other format.
             var decoded = [UInt8](repeating: 0, count: width * height * channels)
             let rowStride = Int32(width * channels)
             let finished = decoded.withUnsafeMutableBytes { buffer in
                 png_image_finish_read(&image, nil, buffer.baseAddress, rowStride, nil)
             }
             guard finished != 0 else { throw failure(image) }
-            let pixels = hasAlpha ? dropAlpha(decoded) : decoded
+            let pixels = hasAlpha
+                ? decoded.withUnsafeBufferPointer { AlphaCompositing.rgb(fromRGBA: $0, pixelCount: width * height) }
+                : decoded
             return RGBImage(uncheckedWidth: width, height: height, pixels: pixels)
         }
-    }
-
-    private static func dropAlpha(_ rgba: [UInt8]) -> [UInt8] {
-        let pixelCount = rgba.count / 4
-        var rgb = [UInt8](repeating: 0, count: pixelCount * 3)
-        for p in 0..<pixelCount {
-            rgb[3 * p] = rgba[4 * p]
-            rgb[3 * p + 1] = rgba[4 * p + 1]
-            rgb[3 * p + 2] = rgba[4 * p + 2]
-        }
-        return rgb
     }
 
     /// The error for a failed libpng call (truncation was ruled out before).

@@ -10,12 +10,20 @@ public struct FeatureCache: Sendable {
     /// The cache's root folder.
     public let directory: String
 
-    /// `$FOVEA_CACHE_DIR`, else `$XDG_CACHE_HOME/fovea/features`, else `~/.cache/fovea/features`.
+    /// `$FOVEA_CACHE_DIR`, else `$XDG_CACHE_HOME/fovea/features`, else `$HOME/.cache/fovea/features`.
     public static var defaultDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        if let dir = environment["FOVEA_CACHE_DIR"], !dir.isEmpty { return dir }
-        let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+        defaultDirectory(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// ``defaultDirectory`` for the given environment variables. `$HOME` is
+    /// read from the environment (Foundation's `NSHomeDirectory()` reads the
+    /// password database on Linux and ignores it); only without `$HOME` is the
+    /// password database's home folder used.
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        if let dir = variable("FOVEA_CACHE_DIR") { return dir }
+        let base = variable("XDG_CACHE_HOME")
+            ?? ((variable("HOME") ?? NSHomeDirectory()) as NSString).appendingPathComponent(".cache")
         return (base as NSString).appendingPathComponent("fovea/features")
     }
 

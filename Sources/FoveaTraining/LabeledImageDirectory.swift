@@ -19,8 +19,8 @@ public struct LabeledImageDirectory: Sendable {
         public let label: Int
     }
 
-    /// File extensions read as images.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
+    /// File extensions read as images (compared in lower case).
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "ppm", "pgm"]
 
     /// The folder whose subfolders are the classes.
     public let root: String
@@ -86,7 +86,7 @@ public struct LabeledImageDirectory: Sendable {
             if count == 0 { empty.append(name) } else if count < minimumImagesPerClass { tooFew.append("\(name) (\(count))") }
         }
         if !empty.isEmpty {
-            throw FoveaError(.invalidArgument, "class folder(s) with no images (.jpg, .png, .ppm): \(empty.joined(separator: ", "))", location: .init(file: root))
+            throw FoveaError(.invalidArgument, "class folder(s) with no images (.jpg, .png, .heic, .avif, .webp, .ppm): \(empty.joined(separator: ", "))", location: .init(file: root))
         }
         if !tooFew.isEmpty {
             throw FoveaError(.invalidArgument, "class(es) with fewer than \(minimumImagesPerClass) images: \(tooFew.joined(separator: ", "))", location: .init(file: root))

@@ -47,7 +47,7 @@ struct SoakError: Error, CustomStringConvertible {
 
 func photoPaths(in directory: String) throws -> [String] {
     let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-    let photos = names.filter { ["jpg", "jpeg", "png", "ppm"].contains(($0 as NSString).pathExtension.lowercased()) }
+    let photos = names.filter { ["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "ppm"].contains(($0 as NSString).pathExtension.lowercased()) }
     guard !photos.isEmpty else { throw SoakError("no JPEG, PNG or PPM photos in \(directory)") }
     return photos.map { directory + "/" + $0 }
 }

@@ -6,12 +6,13 @@ import Foundation
 struct BenchPhoto: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-photo",
-        abstract: "Measure the stages of classifying one photo: decode, prepare (crop, scale, normalize), inference, and the whole perform.",
+        abstract: "Measure the stages of classifying one photo (any format): decode, prepare (crop, scale, normalize), inference, and the whole perform.",
         discussion: """
         Each stage is timed on its own, in a loop, and its median printed in milliseconds: wall time, \
         and the process's CPU time (all threads; on a busy machine, the steadier of the two). \
         "decode" reads and decodes the file as a perform does (turned upright, scaled in the DCT \
-        when the model needs fewer pixels); "prepare" turns that picture into the model's input \
+        when the model needs fewer pixels, colours matched to sRGB); "decode-raw" the same with \
+        --color-matching off, so that the difference is the cost of colour matching; "prepare" turns that picture into the model's input \
         tensor; "inference" runs the model on the tensor and ranks the scores; "total" is \
         ImageRequestHandler(contentsOf:) + perform, measured separately.
         """)
@@ -30,7 +31,7 @@ struct BenchPhoto: ParsableCommand {
     @Option(help: "Unmeasured runs first (0...10000).")
     var warmup: Int = 5
 
-    @Argument(help: "The photo (JPEG, PNG or PPM).")
+    @Argument(help: "The photo (JPEG, PNG, HEIC, AVIF, WebP or PPM).")
     var photo: String
 
     func validate() throws {
@@ -51,11 +52,13 @@ struct BenchPhoto: ParsableCommand {
         let tensor = try handler.inputTensor(for: request)
         let stages: [(String, () throws -> Void)] = [
             ("decode", { _ = try ImageRequestHandler(contentsOf: photo).picture(for: request) }),
+            ("decode-raw", { _ = try ImageRequestHandler(contentsOf: photo, colorMatching: .off).picture(for: request) }),
             ("prepare", { _ = try normalization.tensor(from: image, geometry: geometry, threads: threads) }),
             ("inference", { _ = try request.observations(forInputTensor: tensor) }),
             ("total", { _ = try ImageRequestHandler(contentsOf: photo).perform(request) }),
         ]
-        print("\(photo): decoded at \(image.width)×\(image.height), \(threads) thread(s), median of \(runs) runs")
+        let format = (try? ImageDecoder.data(contentsOf: photo)).flatMap { ImageDecoder.format(of: $0) }?.rawValue ?? "unknown format"
+        print("\(photo) (\(format)): decoded at \(image.width)×\(image.height), \(threads) thread(s), median of \(runs) runs")
         print("  stage         wall ms   cpu ms")
         for (name, stage) in stages {
             for _ in 0..<warmup { try stage() }

@@ -5,12 +5,13 @@ import FoveaImage
 
 struct Classify: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Classify photos (JPEG, PNG, PPM) with an image model.",
+        abstract: "Classify photos (JPEG, PNG, HEIC, AVIF, WebP, PPM) with an image model.",
         discussion: """
         Each image is turned upright (EXIF orientation by default), fitted to the \
         model's input size (--crop), normalized as the model's description says \
         (its sidecar <name>.fovea.json, or ImageNet's mean and std; --mean/--std \
-        override), and run. Confidences are the softmax of the model's output \
+        override), and run. Colours are matched to sRGB from the photo's embedded \
+        profile (--color-matching). Confidences are the softmax of the model's output \
         unless the model outputs probabilities. Directories are searched for images.
 
         For large collections (docs/large-collections.md): --paths-from reads the \
@@ -202,7 +203,7 @@ struct Classify: ParsableCommand {
                 do {
                     codes = try barcodeRequest.map { request in
                         try request.observations(for: ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
-                                                                          limits: pixels.limits).image)
+                                                                          limits: pixels.limits, colorMatching: pixels.colorMatching).image)
                     }
                 } catch {
                     try report(file, line: line ?? 0, orientation: orientation, .failure(error))
@@ -241,7 +242,8 @@ struct Classify: ParsableCommand {
                 let file = entry.path
                 var orientation: ImageOrientation?
                 let result = Result {
-                    let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation, limits: pixels.limits)
+                    let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
+                                                          limits: pixels.limits, colorMatching: pixels.colorMatching)
                     orientation = handler.orientation
                     let path = several ? ImageFiles.path(saveInput, taggedWith: file) : saveInput
                     let prepared = try FoveaError.at(.init(file: file)) { try request.preparedImage(for: handler.image) }
@@ -254,7 +256,7 @@ struct Classify: ParsableCommand {
             // Pipelined: the next photos are read and decoded while the model runs
             // this one; the list is read as it goes (bounded memory).
             try request.classify(contentsOf: queue, orientation: orientation.orientation, limits: pixels.limits,
-                                 batchSize: batchSize) { image in
+                                 colorMatching: pixels.colorMatching, batchSize: batchSize) { image in
                 try report(image.path, line: queue.takeLineNumber(), orientation: image.orientation, image.result)
             }
             try queue.throwReadError()
@@ -263,9 +265,9 @@ struct Classify: ParsableCommand {
         if done > 1 || pathsFrom != nil {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             // On standard error, so that standard output stays the results (and valid JSON).
-            var summary = String(format: "%d images in %.2f s: %.1f images/s", done, seconds, Double(done) / max(seconds, 1e-9))
-            if photoFailures > 0 { summary += ", \(photoFailures) failed" }
-            if skipped > 0 { summary += ", \(skipped) already in \(output ?? "")" }
+            var summary = Self.summary(classified: done - photoFailures, failed: photoFailures, seconds: seconds)
+            summary.removeLast()  // its newline: the resume count follows on the same line
+            if skipped > 0 { summary += "; \(skipped) already in \(output ?? "")" }
             FileHandle.standardError.write(Data((summary + "\n").utf8))
         }
         if json {
@@ -273,6 +275,17 @@ struct Classify: ParsableCommand {
         }
         // JSON Lines hold each photo's error: a run that wrote every line succeeded.
         if failures > 0 || (photoFailures > 0 && writer == nil) { throw ExitCode.failure }
+    }
+
+    /// The closing line: the rate counts only the images classified, and the
+    /// failures are said (an unreadable folder is not a fast one).
+    static func summary(classified: Int, failed: Int, seconds: Double) -> String {
+        var line = classified == 0
+            ? "no image classified"
+            : String(format: "%d image%@ classified in %.2f s: %.1f images/s", classified, classified == 1 ? "" : "s",
+                     seconds, Double(classified) / max(seconds, 1e-9))
+        if failed > 0 { line += "; \(failed) failed" }
+        return line + "\n"
     }
 
     /// The one-line warning for a classifier without labels (the command-line

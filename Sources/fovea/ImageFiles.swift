@@ -1,9 +1,10 @@
 import Foundation
 
 /// Turns command-line paths into image files: directories are searched
-/// (recursively, sorted) for `.jpg`, `.jpeg`, `.png`, `.ppm` and `.pgm` files.
+/// (recursively, sorted) for image files by extension, in any case: `.jpg`,
+/// `.jpeg`, `.png`, `.heic`, `.heif`, `.avif`, `.webp`, `.ppm` and `.pgm`.
 enum ImageFiles {
-    static let extensions: Set<String> = ["jpg", "jpeg", "png", "ppm", "pgm"]
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "heic", "heif", "avif", "webp", "ppm", "pgm"]
 
     /// The files, and one error message per directory that held no image.
     static func expand(_ paths: [String]) -> (files: [String], errors: [String]) {
@@ -19,7 +20,7 @@ enum ImageFiles {
                 .filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted()
                 .map { (path as NSString).appendingPathComponent($0) }
-            if found.isEmpty { errors.append("\(path): no images (.jpg, .png, .ppm) in this directory") }
+            if found.isEmpty { errors.append("\(path): no images (.jpg, .png, .heic, .avif, .webp, .ppm) in this directory") }
             files += found
         }
         return (files, errors)

@@ -140,7 +140,8 @@ struct Inspect: ParsableCommand {
         } else {
             print("unsupported operators (\(unsupported.count)):")
             for op in unsupported {
-                print("  \(op.opType.padding(toLength: 24, withPad: " ", startingAt: 0)) opset \(op.opset)  ×\(op.count)  first at node '\(op.nodes[0])'")
+                // Operator and node names come from the file: escaped, as in every other listing.
+                print(SafeText.escaped("  \(op.opType.padding(toLength: 24, withPad: " ", startingAt: 0)) opset \(op.opset)  ×\(op.count)  first at node '\(op.nodes[0])'"))
             }
         }
         throw ExitCode.failure

@@ -18,11 +18,16 @@ struct MemoryLimitOption: ParsableArguments {
     }
 }
 
-/// `--max-pixels N`: the largest image decoded.
+/// How photos are decoded: `--max-pixels N`, the largest image decoded, and
+/// `--color-matching auto|off`.
 struct PixelLimitOption: ParsableArguments {
     @Option(name: .customLong("max-pixels"),
             help: "The largest image decoded, in pixels (width × height), checked from the file's header before decoding. Default: 100000000 (100 megapixels).")
     var maxPixels: Int?
+
+    @Option(name: .customLong("color-matching"),
+            help: "auto: match colours from the photo's embedded profile (ICC, PNG cHRM, HEIF nclx) to sRGB, the models' colour space; off: keep the stored values.")
+    var colorMatching: ColorMatching = .auto
 
     func validate() throws {
         if let maxPixels, !(1...RGBImage.maxPixelCount).contains(maxPixels) {
@@ -64,3 +69,6 @@ enum ThreadCount {
         return used
     }
 }
+
+/// `--color-matching auto|off`.
+extension ColorMatching: ExpressibleByArgument {}

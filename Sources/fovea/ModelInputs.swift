@@ -18,7 +18,7 @@ enum ModelInputs {
     }
 
     /// Inputs for every graph input, in order, from files: tensors (`.npy`,
-    /// `.pb`), or for the model's image input a photo (`.jpg`, `.png`, `.ppm`),
+    /// `.pb`), or for the model's image input a photo (`.jpg`, `.png`, `.heic`, `.avif`, `.webp`, `.ppm`),
     /// oriented, cropped, scaled and normalized as the model's description says
     /// (the same preprocessing as `fovea classify`).
     static func fromFiles(_ paths: [String], model: Model, limits: ImageDecodingLimits = .default) throws -> [String: Tensor] {

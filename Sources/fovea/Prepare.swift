@@ -4,9 +4,9 @@ import Foundation
 
 struct Prepare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the picture a model would see: after orientation, crop and scale, before normalization.")
+        abstract: "Write the picture a model would see: after orientation, colour matching, crop and scale, before normalization.")
 
-    @Argument(help: "The image file (JPEG, PNG, PPM).")
+    @Argument(help: "The image file (JPEG, PNG, HEIC, AVIF, WebP, PPM).")
     var image: String
 
     @Option(help: "The model's input size, WIDTHxHEIGHT, such as 224x224.")
@@ -33,7 +33,8 @@ struct Prepare: ParsableCommand {
 
     func run() throws {
         let (width, height) = try parsedSize()
-        let handler = try ImageRequestHandler(contentsOf: image, orientation: orientation.orientation, limits: pixels.limits)
+        let handler = try ImageRequestHandler(contentsOf: image, orientation: orientation.orientation, limits: pixels.limits,
+                                              colorMatching: pixels.colorMatching)
         let prepared = try crop.apply(to: handler.image, width: width, height: height, cropFraction: cropFraction)
         try writeImage(prepared, to: output)
     }

@@ -64,7 +64,7 @@ struct Stream: ParsableCommand {
             request: request, barcodes: barcodes ? DetectBarcodesRequest() : nil,
             stability: try SceneStabilityDetector(historyLength: history, maximumDistance: maxDistance),
             gate: stableOnly ? .stableOnly : .always, classifyEvery: every)
-        var frames = try FrameSource(path: source, limits: pixels.limits)
+        var frames = try FrameSource(path: source, limits: pixels.limits, colorMatching: pixels.colorMatching)
 
         let printed = DispatchSemaphore(value: 0)
         let json = self.json
@@ -92,10 +92,12 @@ private struct FrameSource {
     private let video: Y4MReader?
     private let files: [String]
     private let limits: ImageDecodingLimits
+    private let colorMatching: ColorMatching
     private var index = 0
 
-    init(path: String, limits: ImageDecodingLimits) throws {
+    init(path: String, limits: ImageDecodingLimits, colorMatching: ColorMatching) throws {
         self.limits = limits
+        self.colorMatching = colorMatching
         var isDirectory: ObjCBool = false
         if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             let (files, errors) = ImageFiles.expand([path])
@@ -112,7 +114,7 @@ private struct FrameSource {
         if let video { return try video.nextFrame() }
         guard index < files.count else { return nil }
         defer { index += 1 }
-        return try ImageRequestHandler(contentsOf: files[index], limits: limits).image
+        return try ImageRequestHandler(contentsOf: files[index], limits: limits, colorMatching: colorMatching).image
     }
 }
 

@@ -50,7 +50,7 @@ struct Train: ParsableCommand {
     @Option(help: "A class with fewer training images is an error.")
     var minImagesPerClass = 2
 
-    @Option(help: "The feature cache folder (default: $FOVEA_CACHE_DIR, else ~/.cache/fovea/features).")
+    @Option(help: "The feature cache folder (default: $FOVEA_CACHE_DIR, else $XDG_CACHE_HOME/fovea/features, else $HOME/.cache/fovea/features).")
     var cacheDir: String?
 
     @Flag(help: "Compute every feature again and cache nothing.")
@@ -90,7 +90,7 @@ struct Train: ParsableCommand {
         let report = classifier.report
         for file in report.unreadableImages { printWarning("skipped unreadable image \(file.path): \(file.message)") }
         if !report.ignoredFiles.isEmpty {
-            printWarning("ignored \(report.ignoredFiles.count) file(s) that are not images (.jpg, .png, .ppm), such as \(SafeText.escaped(report.ignoredFiles[0]))")
+            printWarning("ignored \(report.ignoredFiles.count) file(s) that are not images (.jpg, .png, .heic, .avif, .webp, .ppm), such as \(SafeText.escaped(report.ignoredFiles[0]))")
         }
         let seconds = Date().timeIntervalSince(start)
         if json {

@@ -30,7 +30,7 @@ final class DecoderErrorTests: XCTestCase {
 
     func testUnknownFormatNamesTheLeadingBytes() throws {
         let error = assertFoveaError(.invalidImage) { try ImageDecoder.decode(data: Data("GIF89a...".utf8), fileName: "a.gif") }
-        XCTAssertEqual(error?.description, "a.gif: not a JPEG, PNG or PPM image (starts with 0x47 0x49)")
+        XCTAssertEqual(error?.description, "a.gif: not a JPEG, PNG, HEIC, AVIF, WebP or PPM image (starts with 0x47 0x49)")
         assertFoveaError(.invalidImage, messageContains: "(starts with 0x0A)") { try ImageDecoder.decode(data: Data([0x0A])) }
         assertFoveaError(.invalidImage, messageContains: "(starts with 0xFF 0x00)") { try ImageDecoder.decode(data: Data([0xFF, 0x00, 1])) }
     }

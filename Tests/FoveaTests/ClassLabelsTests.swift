@@ -104,7 +104,7 @@ final class ClassLabelsTests: XCTestCase {
         // Standard error: the warning, then the summary line of the two images.
         let lines = result.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 2, "one warning for two images: \(result.stderr)")
-        XCTAssertEqual(lines.last?.hasPrefix("2 images in "), true, result.stderr)
+        XCTAssertEqual(lines.last?.hasPrefix("2 images classified in "), true, result.stderr)
         let warning = String(lines.first ?? "")
         XCTAssertTrue(warning.hasPrefix("warning: "), warning)
         for fragment in ["squeezenet1.1.onnx: ", "no class labels for its 1000 classes", "--labels FILE", "--labels imagenet", "squeezenet1.1.fovea.json"] {

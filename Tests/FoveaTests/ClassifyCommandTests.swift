@@ -49,7 +49,8 @@ final class ClassifyCommandTests: XCTestCase {
         let errorLines = lines.filter { $0.hasPrefix("error:") }
         XCTAssertEqual(errorLines.count, 1, result.stderr)
         XCTAssertTrue(errorLines.first?.contains("broken.jpg") ?? false, result.stderr)
-        XCTAssertEqual(lines.last.map(String.init)?.hasPrefix("2 images in "), true, "the summary line: \(result.stderr)")
+        XCTAssertEqual(lines.last.map(String.init)?.hasPrefix("1 image classified in "), true, "the summary line: \(result.stderr)")
+        XCTAssertEqual(lines.last.map(String.init)?.hasSuffix("; 1 failed"), true, "the summary line: \(result.stderr)")
     }
 
     func testADirectoryGivesASummaryLineAndTheSameResultsInBatches() throws {
@@ -60,7 +61,7 @@ final class ClassifyCommandTests: XCTestCase {
         let one = try classify([directory.path])
         XCTAssertEqual(one.status, 0, one.stderr)
         let summary = try XCTUnwrap(one.stderr.split(separator: "\n").last.map(String.init))
-        XCTAssertTrue(summary.range(of: #"^3 images in [0-9.]+ s: [0-9.]+ images/s$"#, options: .regularExpression) != nil, summary)
+        XCTAssertTrue(summary.range(of: #"^3 images classified in [0-9.]+ s: [0-9.]+ images/s$"#, options: .regularExpression) != nil, summary)
         XCTAssertEqual(one.stdout.split(separator: "\n").count, 3 * 6, one.stdout)
         let batched = try classify(["--batch-size", "2", directory.path])
         XCTAssertEqual(batched.status, 0, batched.stderr)

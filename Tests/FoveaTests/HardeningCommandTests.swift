@@ -256,6 +256,32 @@ final class HardeningCommandTests: XCTestCase {
         let result = try fovea(["run", "--model", unsupported, "--input", "x.npy", "--output", "z.npy"])
         XCTAssertEqual(result.status, 1)
         assertErrorLine(result.stderr, contains: ["Foo\\x1B[5m", "evil\\x1B]0;pwned\\x07\\x1B[31m"])
+        // Issue 34: `inspect`'s "unsupported operators" list echoes names from the file too.
+        let listed = try writeModel("evil-list.onnx", nodes: [node("Re\u{1B}[31mLU\u{1B}[0m", ["x"], ["z"], name: "n\u{1B}]0;pwned\u{07}")],
+                                    input: [1, 3, 4, 4], output: "z")
+        let inspected = try fovea(["inspect", "--model", listed])
+        XCTAssertEqual(inspected.status, 1)
+        XCTAssertFalse((inspected.stdout + inspected.stderr).contains("\u{1B}"), inspected.stdout.debugDescription)
+        XCTAssertTrue(inspected.stdout.contains("Re\\x1B[31mLU\\x1B[0m"), inspected.stdout)
+        XCTAssertTrue(inspected.stdout.contains("n\\x1B]0;pwned\\x07"), inspected.stdout)
+    }
+
+    /// Issue 34: the closing line counts only the images classified and says how many failed.
+    func testClassifyCountsOnlyTheImagesClassified() throws {
+        let model = TestData.model("squeezenet1.1.onnx")
+        let notImages = try (1...2).map { index -> String in
+            let path = directory.appendingPathComponent("not-\(index).webp").path
+            try Data("RIFF\u{4}\u{0}\u{0}\u{0}WEBP".utf8).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let failed = try fovea(["classify", "--model", model] + notImages)
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.contains("no image classified; 2 failed"), failed.stderr)
+        XCTAssertFalse(failed.stderr.contains("images/s"), failed.stderr)
+        let mixed = try fovea(["classify", "--model", model, TestData.photo("red_panda.jpg"), notImages[0]])
+        XCTAssertEqual(mixed.status, 1)
+        XCTAssertTrue(mixed.stderr.contains("1 image classified in "), mixed.stderr)
+        XCTAssertTrue(mixed.stderr.contains("; 1 failed"), mixed.stderr)
     }
 
     func testACyclicGraphIsReportedAsACycle() throws {

@@ -43,4 +43,26 @@ final class FeatureCacheTests: XCTestCase {
         XCTAssertEqual(json["features_computed"] as? Int, 0)
         XCTAssertEqual(json["features_cached"] as? Int, 48)
     }
+
+    /// Issue 34: the default folder follows $FOVEA_CACHE_DIR, then $XDG_CACHE_HOME,
+    /// then $HOME (from the environment, not the password database).
+    func testDefaultDirectoryFollowsTheEnvironment() {
+        XCTAssertEqual(FeatureCache.defaultDirectory(environment: ["HOME": "/tmp/x"]), "/tmp/x/.cache/fovea/features")
+        XCTAssertEqual(FeatureCache.defaultDirectory(environment: ["HOME": "/tmp/x", "XDG_CACHE_HOME": "/tmp/xdg"]), "/tmp/xdg/fovea/features")
+        XCTAssertEqual(FeatureCache.defaultDirectory(environment: ["HOME": "/tmp/x", "XDG_CACHE_HOME": "/tmp/xdg", "FOVEA_CACHE_DIR": "/tmp/f"]), "/tmp/f")
+        XCTAssertEqual(FeatureCache.defaultDirectory(environment: ["HOME": "/tmp/x", "XDG_CACHE_HOME": "", "FOVEA_CACHE_DIR": ""]), "/tmp/x/.cache/fovea/features")
+    }
+
+    /// The same through `fovea train`: with only HOME set, the cache lands under it.
+    func testCLITrainWritesItsCacheUnderHome() throws {
+        let data = try TrainingDataSet.prepared()
+        let work = try TrainingDataSet.temporaryDirectory()
+        let home = "\(work)/home"
+        let result = try TrainingDataSet.fovea(["train", data.training, "--base", TrainingDataSet.squeezeNet, "--output", "\(work)/m.onnx",
+                                                "--json", "--max-iterations", "2"],
+                                               environment: ["HOME": home])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let cached = FileManager.default.enumerator(atPath: "\(home)/.cache/fovea/features")?.allObjects.count ?? 0
+        XCTAssertGreaterThan(cached, 0, "nothing under \(home)/.cache/fovea/features")
+    }
 }

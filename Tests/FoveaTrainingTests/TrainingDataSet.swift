@@ -69,11 +69,18 @@ enum TrainingDataSet {
         .appendingPathComponent("fovea-training-cache-\(UUID().uuidString)").path)
 
     /// Runs the built `fovea` (beside the test bundle): exit status, standard output, standard error.
-    static func fovea(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `fovea`; `environment`, if given, replaces the cache variables
+    /// (FOVEA_CACHE_DIR, XDG_CACHE_HOME, HOME) of this process's environment.
+    static func fovea(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent() ?? Bundle.main.bundleURL
         let process = Process()
         process.executableURL = products.appendingPathComponent("fovea")
         process.arguments = arguments
+        if let environment {
+            var merged = ProcessInfo.processInfo.environment
+            for name in ["FOVEA_CACHE_DIR", "XDG_CACHE_HOME", "HOME"] { merged[name] = nil }
+            process.environment = merged.merging(environment) { $1 }
+        }
         let errors = FileManager.default.temporaryDirectory.appendingPathComponent("fovea-stderr-\(UUID().uuidString)")
         FileManager.default.createFile(atPath: errors.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errors) }

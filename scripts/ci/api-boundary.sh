@@ -32,7 +32,7 @@ for map in "$PWD"/Sources/C*/module.modulemap "$bin"/*.build/module.modulemap \
   flags+=(-Xcc "-fmodule-map-file=$map" -I "$(dirname "$map")")
 done
 flags+=(-I Kernels/include)
-for pc in libturbojpeg libpng fftw3f zbar openblas; do
+for pc in libturbojpeg libpng libheif libwebpdemux lcms2 zlib fftw3f zbar openblas; do
   for f in $(pkg-config --cflags-only-I "$pc" 2>/dev/null); do flags+=(-Xcc "$f"); done
 done
 typecheck() { swiftc -typecheck -module-cache-path "$bin/ModuleCache" "${flags[@]}" "$@"; }
@@ -57,12 +57,13 @@ func userFacing() throws {
     let orientation: ImageOrientation = .up
     let image: RGBImage? = nil
     let limits = ImageDecodingLimits.default
+    let matching: ColorMatching = .off
     let memory: MemoryLimit = .unlimited
     let optimizations = OptimizationOptions()
     let registry: BackendRegistry = .standard
     let backend: BackendName = .simd
     _ = (model, configuration, request, handler, observations, labels, crop, type, error, pixels,
-         orientation, image, limits, memory, optimizations, registry, backend)
+         orientation, image, limits, matching, memory, optimizations, registry, backend)
 }
 
 // A plugin backend: everything Backend's requirements mention.

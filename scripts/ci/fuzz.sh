@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser with libFuzzer under AddressSanitizer, for SECONDS each
 # (default 60): the ONNX loader (bytes -> graph -> plan), the Core ML loader,
-# image decoding with EXIF (JPEG, PNG, PPM), tensor files (.npy, TensorProto), and
+# image decoding with EXIF and colour profiles (JPEG, PNG, HEIC, AVIF, WebP, PPM), tensor files (.npy, TensorProto), and
 # fovea-serve's request decoders: REST (headers, JSON, binary data extension) and
 # gRPC ModelInferRequest (Server/'s fovea-serve-fuzz, built from FoveaServerProtocol
 # and SwiftProtobuf only).
@@ -65,7 +65,10 @@ fuzz() {
   case $target in
     onnx) seed onnx "$models"/coreml/*.onnx Tests/FuzzRegressions/onnx/* $(find "$conformance/node" -name model.onnx 2>/dev/null | head -300) ;;
     coreml) seed coreml "$models"/coreml/*.mlmodel Tests/FuzzRegressions/coreml/* ;;
-    image) seed image "$models"/photos/* Tests/FuzzRegressions/image/* ;;
+    image)
+      # HEIC, AVIF, WebP, profiles and hostile files made from the shared photos (issue 34).
+      python3 scripts/test-photos.py "$out/test-photos" > /dev/null 2>&1 || echo "note: scripts/test-photos.py failed; image seeds without HEIC/AVIF/WebP"
+      seed image "$models"/photos/* Tests/FuzzRegressions/image/* "$out"/test-photos/*.{heic,avif,webp,png,jpg} ;;
     tensor) npy_seed; seed tensor Tests/FuzzRegressions/tensor/* $(find "$conformance/node" -name "*.pb" 2>/dev/null | head -300) ;;
     serve-*) FOVEA_FUZZ_TARGET=$target FOVEA_FUZZ_SEEDS="$out/corpus/$target" "$serve_bin"
       seed "$target" Server/Tests/FuzzRegressions/"$target"/* ;;

@@ -6,6 +6,11 @@ packages=(
   pkg-config
   libturbojpeg0-dev   # JPEG decoding
   libpng-dev          # PNG decoding
+  libheif-dev         # HEIC/HEIF and AVIF decoding (libheif; brings libde265 for HEVC, dav1d and aom for AV1)
+  libwebp-dev         # WebP decoding (libwebp, libwebpdemux)
+  liblcms2-dev        # colour matching of embedded profiles to sRGB (Little CMS 2)
+  zlib1g-dev          # a PNG's iCCP profile (zlib)
+  libheif-examples webp libjpeg-turbo-progs  # scripts/test-photos.py: heif-enc, heif-convert, cwebp, img2webp, dwebp, cjpeg
   libfftw3-dev        # image registration: FFTW's single-precision FFT (fftw3f)
   libzbar-dev         # barcode detection (zbar)
   libopenblas-dev     # the blas backend (OpenBLAS's cblas_sgemm)
