@@ -65,7 +65,7 @@ let package = Package(
             name: "fovea-serve",
             dependencies: ["FoveaServer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // libFuzzer over the request decoders (scripts/fuzz.sh serve-rest serve-grpc).
+        // libFuzzer over the request decoders (scripts/ci/fuzz.sh serve-rest serve-grpc).
         .systemLibrary(name: "CLibFuzzer"),
         .executableTarget(name: "fovea-serve-fuzz", dependencies: ["FoveaServerProtocol", "CLibFuzzer"]),
         .testTarget(

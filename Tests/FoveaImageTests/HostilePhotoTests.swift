@@ -6,7 +6,7 @@ import FoveaTestSupport
 
 /// Issue 34: hostile HEIC, AVIF, WebP and colour profiles give clean, typed
 /// errors in bounded time (each under 2 s here; the fuzz target `image` runs
-/// the same files as seeds: scripts/fuzz.sh).
+/// the same files as seeds: scripts/ci/fuzz.sh).
 final class HostilePhotoTests: XCTestCase {
     private func assertRefused(_ name: String, _ kind: FoveaError.Kind, _ fragment: String,
                                limits: ImageDecodingLimits = .default, file: StaticString = #filePath, line: UInt = #line) throws {

@@ -7,7 +7,7 @@ import FoveaTestSupport
 
 /// Issue 34: HEIC/HEIF, AVIF and WebP through libheif and libwebp, the rest of
 /// PNG and JPEG, container transforms applied once, alpha over black. The
-/// photos are made by scripts/test-photos.py (``TestPhotos``) from the shared
+/// photos are made by scripts/gen/test-photos.py (``TestPhotos``) from the shared
 /// red panda, cut to 224×168.
 final class PhotoFormatTests: XCTestCase {
     private func decode(_ name: String, colorMatching: ColorMatching = .auto) throws -> RGBImage {

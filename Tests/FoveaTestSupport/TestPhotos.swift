@@ -1,9 +1,9 @@
 import Foundation
 
-/// The photos `scripts/test-photos.py` makes from the shared red panda (HEIC,
+/// The photos `scripts/gen/test-photos.py` makes from the shared red panda (HEIC,
 /// AVIF, WebP, PNG and JPEG variants, a Display P3 chart, hostile files), in
 /// `.build/test-photos`: made once, again when the script changes. Nothing is
-/// committed or downloaded; the tools come from scripts/install-deps.sh.
+/// committed or downloaded; the tools come from scripts/ci/install-deps.sh.
 public enum TestPhotos {
     /// The package root (this file is Tests/FoveaTestSupport/TestPhotos.swift).
     public static let packageRoot = URL(fileURLWithPath: #filePath)
@@ -19,13 +19,13 @@ public enum TestPhotos {
     public static func directory() throws -> URL {
         try lock.withLock {
             let directory = packageRoot.appendingPathComponent(".build/test-photos")
-            let script = packageRoot.appendingPathComponent("scripts/test-photos.py")
+            let script = packageRoot.appendingPathComponent("scripts/gen/test-photos.py")
             let manifest = directory.appendingPathComponent("manifest.json")
             if let made = modified(manifest), let written = modified(script), made > written { return directory }
             try? FileManager.default.removeItem(at: directory)
             let result = try run(["python3", script.path, directory.path])
             guard result.status == 0 else {
-                throw ScriptFailed(description: "scripts/test-photos.py failed (exit \(result.status)): \(result.output)")
+                throw ScriptFailed(description: "scripts/gen/test-photos.py failed (exit \(result.status)): \(result.output)")
             }
             return directory
         }

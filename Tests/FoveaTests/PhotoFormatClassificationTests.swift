@@ -5,7 +5,7 @@ import FoveaImage
 import FoveaTestSupport
 
 /// Issue 34, end to end: the red panda keeps its top-1 in every container
-/// (scripts/test-photos.py makes them), through the library and `fovea`.
+/// (scripts/gen/test-photos.py makes them), through the library and `fovea`.
 final class PhotoFormatClassificationTests: XCTestCase {
     static let containers = ["panda.jpg", "panda.png", "panda-16bit.png", "panda.heic", "panda-10bit.heic", "panda-irot-imir.heic",
                              "panda-irot-imir-exif.heic", "panda-10bit-irot.heic", "panda-p3.heic", "panda-p3-16bit.png",

@@ -4,13 +4,13 @@
 # kill -9 in a loop), driven by Ray Data with two workers (one killed midway),
 # and the Kubernetes Indexed Job (schema check, then its command by hand per index).
 #
-#   scripts/ci/collections-test.sh            (what scripts/test.sh runs)
+#   scripts/ci/collections-test.sh            (what scripts/ci/test.sh runs)
 #
 # CI keeps this to about two minutes, so it uses a small photo set
 # (FOVEA_COLLECTION_PHOTOS, default 120) and runs Ray, the engine that installs
 # and starts faster here (docs/large-collections.md, "Tests"); Spark and the full
 # 2,000 photos are scripts/manual/collections-engines.sh. Uses the release
-# `fovea` when scripts/test.sh's release step built it (FOVEA=PATH to choose),
+# `fovea` when scripts/ci/test.sh's release step built it (FOVEA=PATH to choose),
 # and a virtual environment of its own, .build-collections (Ray, Pillow,
 # kubernetes-validate, PyYAML from PyPI), made on first use.
 # Ends with `N passed, M failed`.

@@ -67,7 +67,7 @@ fuzz() {
     coreml) seed coreml "$models"/coreml/*.mlmodel Tests/FuzzRegressions/coreml/* ;;
     image)
       # HEIC, AVIF, WebP, profiles and hostile files made from the shared photos (issue 34).
-      python3 scripts/test-photos.py "$out/test-photos" > /dev/null 2>&1 || echo "note: scripts/test-photos.py failed; image seeds without HEIC/AVIF/WebP"
+      python3 scripts/gen/test-photos.py "$out/test-photos" > /dev/null 2>&1 || echo "note: scripts/gen/test-photos.py failed; image seeds without HEIC/AVIF/WebP"
       seed image "$models"/photos/* Tests/FuzzRegressions/image/* "$out"/test-photos/*.{heic,avif,webp,png,jpg} ;;
     tensor) npy_seed; seed tensor Tests/FuzzRegressions/tensor/* $(find "$conformance/node" -name "*.pb" 2>/dev/null | head -300) ;;
     serve-*) FOVEA_FUZZ_TARGET=$target FOVEA_FUZZ_SEEDS="$out/corpus/$target" "$serve_bin"

@@ -3,7 +3,7 @@ import SwiftProtobuf
 
 /// What one fuzzer input goes through, per request decoder: the REST request
 /// (headers, JSON, binary data extension) and the gRPC ModelInfer message.
-/// `fovea-serve-fuzz` runs them under libFuzzer (scripts/fuzz.sh); a clean
+/// `fovea-serve-fuzz` runs them under libFuzzer (scripts/ci/fuzz.sh); a clean
 /// ``InferenceError`` is the expected answer to a bad input, and anything
 /// else (a trap, an abort, an allocation past the fuzzer's limit) is a bug.
 public enum ServerFuzzEntry: String, CaseIterable, Sendable {

@@ -4,7 +4,7 @@ import FoveaServerProtocol
 
 // One libFuzzer executable for fovea-serve's request decoders: FOVEA_FUZZ_TARGET
 // (serve-rest, serve-grpc) says which ServerFuzzEntry each input goes through.
-// scripts/fuzz.sh builds it with -sanitize=fuzzer,address -DFOVEA_FUZZ, and first
+// scripts/ci/fuzz.sh builds it with -sanitize=fuzzer,address -DFOVEA_FUZZ, and first
 // runs it with FOVEA_FUZZ_SEEDS=DIR to write the entry's seeds there. An ordinary
 // build replays the files named on its command line, to debug a crash input.
 

@@ -1,6 +1,6 @@
 """Hostile requests against a running fovea-serve, one test per finding of
 issue 38, on loopback only, with bounded counts and times (the whole run
-stops by itself in about a minute). Run by scripts/serve-test.sh:
+stops by itself in about a minute). Run by scripts/ci/serve-test.sh:
 
     python hostile_test.py FOVEA_SERVE [--report FILE] [--logs DIR]
 

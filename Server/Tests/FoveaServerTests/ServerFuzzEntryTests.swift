@@ -2,7 +2,7 @@ import Foundation
 import FoveaServerProtocol
 import XCTest
 
-/// The fuzzers' entries (scripts/fuzz.sh serve-rest serve-grpc): their seeds are
+/// The fuzzers' entries (scripts/ci/fuzz.sh serve-rest serve-grpc): their seeds are
 /// valid requests, and every input a fuzzer once crashed on, committed under
 /// Server/Tests/FuzzRegressions/TARGET/, now decodes or fails cleanly.
 final class ServerFuzzEntryTests: XCTestCase {

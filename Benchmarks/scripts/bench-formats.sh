@@ -6,10 +6,10 @@
 # colours matched, and "decode-raw", --color-matching off) with SqueezeNet 1.1.
 # The formats are measured alternately, ROUNDS times; the table gives each
 # one's median over the rounds of bench-photo's medians (CPU ms of the process).
-#   scripts/bench-formats.sh [OUTDIR]     FOVEA=path/to/fovea ROUNDS=3 RUNS=30
+#   Benchmarks/scripts/bench-formats.sh [OUTDIR]     FOVEA=path/to/fovea ROUNDS=3 RUNS=30
 # Build fovea in release first (swift build -c release --product fovea).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-.build/bench-formats}
 fovea=${FOVEA:-.build/release/fovea}
 rounds=${ROUNDS:-3}
@@ -19,7 +19,7 @@ mkdir -p "$out"
 
 python3 - "$out" <<'EOF'
 import importlib.util, os, struct, subprocess, sys
-spec = importlib.util.spec_from_file_location("test_photos", "scripts/test-photos.py")
+spec = importlib.util.spec_from_file_location("test_photos", "scripts/gen/test-photos.py")
 tp = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tp)
 out = sys.argv[1]
