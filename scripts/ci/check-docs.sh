@@ -11,12 +11,10 @@
 # ||, ;, and a pipe with spaces around it) whose first word is `fovea` or a path
 # ending in /fovea.
 #
-# With --paths it also checks (c): every repository path written as code in the prose
+# With --paths (as CI runs it) it also checks (c): every repository path written as code in the prose
 # (`Sources/...`, `Kernels/...`, `scripts/...`, `Tests/...`, `Benchmarks/...`,
 # `Examples/...`, `Server/...`, `docs/...`, `deploy/...`; placeholders such as <name>,
-# * or TARGET skipped) exists. Not in CI yet: the pages describe the layout of issue 30,
-# which lands in several branches; turn it on once they are all merged.
-#
+# * or TARGET skipped) exists.
 # Usage: scripts/ci/check-docs.sh [--fovea PATH] [--paths]   (default fovea:
 # .build/release/fovea, else .build/debug/fovea, else it builds the release one).
 # Prints one "ok: ..." or "FAIL: ..." line per check; exits non-zero if any failed.

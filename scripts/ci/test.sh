@@ -131,12 +131,13 @@ release_tests() {
   [ "$models" -eq 0 ] && [ "$tests" -eq 0 ]
 }
 
-# The documentation: every relative link in README.md, docs/ and Benchmarks/ resolves,
+# The documentation: every relative link and every repository path written as code in
+# README.md, docs/ and Benchmarks/ resolves,
 # and every `fovea` command in a ```sh block parses against the CLI's --help, with
 # the release `fovea` the release step built (built here if it is missing).
 docs_check() {
   [ -x .build/release/fovea ] || swift build -c release --product fovea > /dev/null 2>&1 || return 1
-  scripts/ci/check-docs.sh --fovea .build/release/fovea
+  scripts/ci/check-docs.sh --fovea .build/release/fovea --paths
 }
 
 # fovea train's exports and solver against the reference tools: what
