@@ -29,7 +29,7 @@ public struct BackendRegistry: Sendable {
     /// `winograd` (`.off` for the GEMM everywhere, `.forced(.winogradF4)`, ...).
     ///
     /// Where the C kernels have vector code for this CPU
-    /// (``KernelsBackend/vectorISA``: x86-64 with AVX2 + FMA), `kernels` comes
+    /// (`KernelsBackend.vectorISA`: x86-64 with AVX2 + FMA), `kernels` comes
     /// first and `simd` runs what it does not. Elsewhere (arm64, where NEON is
     /// the baseline Swift SIMD compiles to, and older x86) the C kernels are
     /// scalar, so the portable `simd` backend comes first and `kernels` runs

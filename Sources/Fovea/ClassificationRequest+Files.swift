@@ -1,6 +1,6 @@
 import Foundation
 
-/// One image classified by ``ClassificationRequest/classify(contentsOf:orientation:limits:batchSize:_:)``.
+/// One image classified by ``ClassificationRequest/classify(contentsOf:orientation:limits:colorMatching:batchSize:_:)``.
 public struct ClassifiedImage: Sendable {
     /// The file's path, as given.
     public let path: String

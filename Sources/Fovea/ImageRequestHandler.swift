@@ -15,7 +15,7 @@ import FoveaImage
 /// the shared photos is unchanged. ``image`` is always the full picture.
 ///
 /// Colours are matched to sRGB from the file's embedded profile when it is
-/// decoded (``ColorMatching``, before any crop or scaling).
+/// decoded (`ColorMatching`, before any crop or scaling).
 ///
 /// PNG, HEIC, AVIF, WebP, PPM and pixel buffers are decoded (or taken) in full at once. Each
 /// request then crops, scales and normalizes the upright picture for its model.
@@ -74,7 +74,7 @@ public final class ImageRequestHandler: Sendable {
         try self.init(contentsOf: url.path, orientation: orientation, limits: limits, colorMatching: colorMatching)
     }
 
-    /// Reads the image file at a file URL: the same as ``init(url:orientation:limits:)``,
+    /// Reads the image file at a file URL: the same as ``init(url:orientation:limits:colorMatching:)``,
     /// named like ``Model``'s and ``ClassLabels``' URL initializers.
     public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default,
                             colorMatching: ColorMatching = .auto) throws {

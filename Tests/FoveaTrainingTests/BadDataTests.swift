@@ -40,7 +40,7 @@ final class BadDataTests: XCTestCase {
     func testEmptyClassFolderIsNamed() throws {
         let root = try makeTree(["cat/a.png": try png, "dog/notes.txt": Data("x".utf8)])
         let text = message { _ = try LabeledImageDirectory(contentsOf: root) }
-        XCTAssertTrue(text.contains("class folder(s) with no images (.jpg, .png, .ppm): dog"), text)
+        XCTAssertTrue(text.contains("class folder(s) with no images (.jpg, .png, .heic, .avif, .webp, .ppm): dog"), text)
     }
 
     func testNonImageFilesAreIgnoredAndCounted() throws {

@@ -5,8 +5,11 @@ import FoveaCore
 /// rows of `inner` elements (the axes from `axis` on), a scale (and bias)
 /// of `inner` values each.
 public struct LayerNormalizationShape: Sendable, Equatable {
+    /// The number of rows: the product of the axes before `axis`.
     public let outer: Int
+    /// The elements per row, each normalized over: the product of the axes from `axis` on.
     public let inner: Int
+    /// Added to the variance before its square root.
     public let epsilon: Float
 
     /// `outer` rows of `inner` elements.

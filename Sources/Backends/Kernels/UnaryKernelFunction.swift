@@ -2,7 +2,7 @@ import CFoveaKernels
 import FoveaCore
 
 /// One function of the C kernels' `fovea_unary_f32` (Kernels/include/fovea_unary.h)
-/// with its parameters: how the simd and kernels backends run every
+/// with its parameters: how the kernels backend runs every
 /// elementwise activation and math operator, standalone or fused after a Conv.
 ///
 /// The transcendental ones are vectorized polynomial approximations with the
@@ -11,7 +11,9 @@ import FoveaCore
 public struct UnaryKernelFunction: Sendable, Equatable, CustomStringConvertible {
     /// The `fovea_unary_kind` raw value.
     public let kind: UInt32
+    /// The first parameter of the function (alpha in fovea_unary.h: Elu's alpha, Log's epsilon, Pow's exponent...); 0 when unused.
     public let alpha: Float
+    /// The second parameter (beta in fovea_unary.h: Selu's gamma, HardSigmoid's beta...); 0 when unused.
     public let beta: Float
 
     init(_ kind: fovea_unary_kind, _ alpha: Float = 0, _ beta: Float = 0) {
