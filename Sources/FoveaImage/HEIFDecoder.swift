@@ -76,8 +76,10 @@ enum HEIFDecoder {
             } else {
                 var values = [UInt8](repeating: 0, count: width * height * channels)
                 values.withUnsafeMutableBytes { out in
+                    // An empty picture has no buffer to copy into (and no rows to copy).
+                    guard let base = out.baseAddress else { return }
                     for y in 0..<height {
-                        (out.baseAddress! + y * width * channels).copyMemory(from: plane + y * Int(stride), byteCount: width * channels)
+                        (base + y * width * channels).copyMemory(from: plane + y * Int(stride), byteCount: width * channels)
                     }
                 }
                 if hasAlpha {
