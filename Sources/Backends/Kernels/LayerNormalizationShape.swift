@@ -19,24 +19,11 @@ public struct LayerNormalizationShape: Sendable, Equatable {
         self.epsilon = epsilon
     }
 
-    /// The shape of a planned LayerNormalization node with one output whose
-    /// scale and bias are dense vectors of the normalized size (no other
-    /// broadcast); `nil` for anything else.
+    /// The shape of a planned LayerNormalization node (``LayerNormalizationRows``,
+    /// shared with the portable backend); `nil` for anything else.
     public init?(_ node: NodeContext) {
-        guard case .layerNormalization(let axis, let epsilon) = node.op, node.outputTypes.count == 1,
-              let x = node.inputType(0), x.dataType == .float32, node.outputTypes[0] == x,
-              let scale = node.inputType(1), scale.dataType == .float32 else { return nil }
-        let rank = x.shape.count
-        let normalizedAxis = axis < 0 ? axis + rank : axis
-        guard normalizedAxis >= 0, normalizedAxis < rank else { return nil }
-        let inner = x.shape[normalizedAxis...].reduce(1, *)
-        guard scale.shape.reduce(1, *) == inner, scale.shape.count <= rank - normalizedAxis else { return nil }
-        if node.inputTypes.count > 2, let bias = node.inputType(2) {
-            guard bias.dataType == .float32, bias.shape.reduce(1, *) == inner, bias.shape.count <= rank - normalizedAxis else { return nil }
-        }
-        self.outer = x.shape[..<normalizedAxis].reduce(1, *)
-        self.inner = inner
-        self.epsilon = epsilon
+        guard let rows = LayerNormalizationRows(node) else { return nil }
+        self.init(outer: rows.outer, inner: rows.inner, epsilon: rows.epsilon)
     }
 
     /// Normalizes `x` into `y` (which may be `x`) on `pool` (nil: the calling thread); `bias` may be `nil`.

@@ -18,32 +18,8 @@ enum SIMDLayerNormalization: SIMDOperatorFamily {
         return Step(rows: rows, hasBias: node.inputType(2) != nil)
     }
 
-    /// `outer` rows of `inner` elements (the axes from `axis` on), a scale
-    /// (and bias) of `inner` values each.
-    struct Rows: Sendable, Equatable {
-        let outer: Int
-        let inner: Int
-        let epsilon: Float
-
-        /// The rows of a planned LayerNormalization node with one output whose
-        /// scale and bias are dense vectors of the normalized size; `nil` otherwise.
-        init?(_ node: NodeContext) {
-            guard case .layerNormalization(let axis, let epsilon) = node.op, node.outputTypes.count == 1,
-                  let x = node.inputType(0), x.dataType == .float32, node.outputTypes[0] == x,
-                  let scale = node.inputType(1), scale.dataType == .float32 else { return nil }
-            let rank = x.shape.count
-            let normalizedAxis = axis < 0 ? axis + rank : axis
-            guard normalizedAxis >= 0, normalizedAxis < rank else { return nil }
-            let inner = x.shape[normalizedAxis...].reduce(1, *)
-            guard scale.shape.reduce(1, *) == inner, scale.shape.count <= rank - normalizedAxis else { return nil }
-            if node.inputTypes.count > 2, let bias = node.inputType(2) {
-                guard bias.dataType == .float32, bias.shape.reduce(1, *) == inner, bias.shape.count <= rank - normalizedAxis else { return nil }
-            }
-            outer = x.shape[..<normalizedAxis].reduce(1, *)
-            self.inner = inner
-            self.epsilon = epsilon
-        }
-    }
+    /// The node as rows (shared with the kernels backend, so both accept the same nodes).
+    typealias Rows = LayerNormalizationRows
 
     struct Step: PreparedStep {
         let rows: Rows
