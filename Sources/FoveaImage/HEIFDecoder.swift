@@ -103,8 +103,11 @@ enum HEIFDecoder {
             return .icc(icc)
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let n = nclx?.pointee else { return nil }
-        defer { heif_nclx_color_profile_free(nclx) }
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        // libheif may hand out the profile together with an error (an unknown
+        // primaries code): it is ours to free either way.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard status.code == heif_error_Ok, let n = nclx?.pointee else { return nil }
         let primaries = Chromaticities(whiteX: Double(n.color_primary_white_x), whiteY: Double(n.color_primary_white_y),
                                        redX: Double(n.color_primary_red_x), redY: Double(n.color_primary_red_y),
                                        greenX: Double(n.color_primary_green_x), greenY: Double(n.color_primary_green_y),

@@ -41,9 +41,23 @@ enum SRGBColorTransforms {
     /// The number of conversions built so far (for tests of the cache).
     static var buildCount: Int { cache.lock.withLock { cache.builds } }
 
+    /// The cache's key: the profile's bytes or chromaticities in plain stored
+    /// properties. Not a `ColorProfile`: an enum holding `Data` keeps its
+    /// storage pointer with tag bits set, which LeakSanitizer cannot follow,
+    /// so every cached profile was reported as leaked under the fuzzer.
     private struct Key: Hashable {
-        var profile: ColorProfile
+        var icc: [UInt8]?
+        var chromaticities: Chromaticities?
+        var transfer: TransferCurve?
         var sixteenBit: Bool
+
+        init(profile: ColorProfile, sixteenBit: Bool) {
+            self.sixteenBit = sixteenBit
+            switch profile {
+            case .icc(let bytes): icc = [UInt8](bytes)
+            case .chromaticities(let c, let t): chromaticities = c; transfer = t
+            }
+        }
     }
 
     private final class Cache: @unchecked Sendable {
