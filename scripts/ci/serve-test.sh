@@ -11,7 +11,7 @@
 #      (overflowing shapes, parser errors and descriptors, photo decoding and health
 #      latency, JSON size and the memory budget, slow clients, SIGTERM order, logs,
 #      percent-encoded names), about a minute; its measurements in .build-serve-test/hostile.md;
-#   4. Tests/Clients/load_test.py: 16 clients, 2,000 requests (--debug: 320, since a
+#   4. Tests/Clients/load_test.py: 16 clients, 2,000 requests (--debug: 96, since a
 #      debug build's kernels are unoptimized), batching on and off;
 #   5. Tests/Clients/page_test.py: the page in headless Chromium (skipped with --no-browser),
 #      screenshot in .build-serve-test/page.png.
@@ -28,7 +28,7 @@ for argument in "$@"; do
   case "$argument" in
     --kserve) kserve=1 ;;
     --no-browser) browser=0 ;;
-    --debug) config=debug load_requests=320 ;;
+    --debug) config=debug load_requests=96 ;;
     *) echo "usage: scripts/ci/serve-test.sh [--debug] [--kserve] [--no-browser]" >&2; exit 2 ;;
   esac
 done

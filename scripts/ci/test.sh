@@ -6,7 +6,7 @@
 #
 # Steps to choose (docs/testing.md says what each step runs, where and why):
 #   FOVEA_TEST_SERVER=0   skips fovea-serve's tests (scripts/ci/serve-test.sh --debug)
-#   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (default 60; 0 skips)
+#   FOVEA_TEST_FUZZ=SECS  each fuzz target for SECS seconds under ASan (default 30; 0 skips)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log=$(mktemp -d)
@@ -213,10 +213,10 @@ step "C kernels, ASan + UBSan" ctest_counts kernel_ctest_sanitized
 # and runs the README's Swift example, which must be the example's source, word for word.
 step "versioned dependency" ok_fail_counts scripts/ci/versioned-consumer.sh
 
-# Every parser under libFuzzer + ASan, 60 seconds each (FOVEA_TEST_FUZZ=SECONDS;
+# Every parser under libFuzzer + ASan, 30 seconds each (FOVEA_TEST_FUZZ=SECONDS;
 # 0 skips it), the targets side by side, one per core. Any crash, hang or
 # out-of-memory input fails the step; its input is in .build-fuzz/artifacts.
-fuzz_seconds=${FOVEA_TEST_FUZZ:-60}
+fuzz_seconds=${FOVEA_TEST_FUZZ:-30}
 if [ "$fuzz_seconds" != 0 ]; then
   step "fuzzing" ok_fail_counts scripts/ci/fuzz.sh "$fuzz_seconds"
 fi
