@@ -153,7 +153,7 @@ public final class ServedModel: Sendable {
     private func photoRows(_ input: InferenceTensor, deadline: ContinuousClock.Instant?) async throws -> [[String: Tensor]] {
         guard case .bytes(let photos) = input.elements, let imageRequest,
               let tensorName = model.modelDescription.imageInput?.name else {
-            throw InferenceError.invalid("input '\(input.name)' takes BYTES (encoded JPEG or PNG photos), not \(input.datatype.rawValue)")
+            throw InferenceError.invalid("input '\(input.name)' takes BYTES (encoded photos: JPEG, PNG, HEIC, AVIF, WebP or PPM), not \(input.datatype.rawValue)")
         }
         guard input.shape.count == 1 || (input.shape.count == 2 && input.shape[1] == 1), !photos.isEmpty else {
             throw InferenceError.invalid("input '\(input.name)': shape \(input.shape); photos come as [N] or [N, 1] with N ≥ 1, one photo per element")

@@ -31,7 +31,7 @@ enum WebPage {
 <h1>Fovea</h1>
 <p><label>Model <select id="model"></select></label>
    <label>Not sure below <input id="threshold" type="number" min="0" max="100" step="1" value="30">%</label></p>
-<div id="drop">Drop a photo here, or <label style="text-decoration:underline">pick one<input id="file" type="file" accept="image/jpeg,image/png" class="hidden-input"></label></div>
+<div id="drop">Drop a photo here, or <label style="text-decoration:underline">pick one<input id="file" type="file" accept="image/jpeg,image/png,image/webp,image/heic,image/heif,image/avif,.heic,.heif,.avif,.webp" class="hidden-input"></label></div>
 <img id="preview" alt="the photo">
 <div id="status"></div>
 <div id="results"></div>

@@ -1,15 +1,15 @@
 import Foundation
 
-/// A photo's width and height read from its header (PNG, JPEG, PPM) without
-/// decoding it, so that a request's total pixels can be checked against its
-/// budget before any decoding work is done.
+/// A photo's width and height read from its header (PNG, JPEG, PPM, WebP,
+/// HEIC/AVIF) without decoding it, so that a request's total pixels can be
+/// checked against its budget before any decoding work is done.
 public enum PhotoHeader {
     /// `width × height` declared by the header, or `nil` when the format is not
     /// recognised or the header is cut short (the decoder then rejects the photo
     /// or enforces its own per-photo limit).
     public static func pixels(_ data: Data) -> Int? {
         let bytes = [UInt8](data.prefix(1 << 16))
-        let size = png(bytes) ?? jpeg(data) ?? ppm(bytes)
+        let size = png(bytes) ?? jpeg(data) ?? ppm(bytes) ?? webP(bytes) ?? isoMedia(data)
         guard let (width, height) = size else { return nil }
         return TensorSize.product(width, height)
     }
@@ -63,6 +63,84 @@ public enum PhotoHeader {
         }
         guard let width = number(), let height = number() else { return nil }
         return (width, height)
+    }
+
+    /// WebP: the canvas of an extended file (`VP8X`), else the frame of a
+    /// lossless (`VP8L`) or lossy (`VP8 `) bitstream, the first chunk after
+    /// `RIFF size WEBP`.
+    private static func webP(_ b: [UInt8]) -> (Int, Int)? {
+        guard b.count >= 30, b[0..<4].elementsEqual(Array("RIFF".utf8)), b[8..<12].elementsEqual(Array("WEBP".utf8)) else { return nil }
+        let chunk = String(decoding: b[12..<16], as: UTF8.self)
+        let p = 20  // the chunk's payload
+        switch chunk {
+        case "VP8X":  // flags (4), canvas width − 1 (24 bits LE), height − 1 (24 bits LE)
+            return (littleEndian(b, p + 4, 3) + 1, littleEndian(b, p + 7, 3) + 1)
+        case "VP8L":  // signature 0x2F, then 14 bits width − 1 and 14 bits height − 1 (LE)
+            guard b[p] == 0x2F else { return nil }
+            let bits = littleEndian(b, p + 1, 4)
+            return ((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
+        case "VP8 ":  // frame tag (3), start code 9D 01 2A, then 14-bit width and height (LE; top bits scale)
+            guard b[p + 3] == 0x9D, b[p + 4] == 0x01, b[p + 5] == 0x2A else { return nil }
+            return (littleEndian(b, p + 6, 2) & 0x3FFF, littleEndian(b, p + 8, 2) & 0x3FFF)
+        default:
+            return nil
+        }
+    }
+
+    /// HEIC and AVIF (ISO base media files): the largest `ispe` (image spatial
+    /// extents) property in `meta` → `iprp` → `ipco`. The primary image (a
+    /// grid's full size) is the largest item; tiles and thumbnails are smaller,
+    /// so the largest is an upper bound of what the decoder makes.
+    private static func isoMedia(_ data: Data) -> (Int, Int)? {
+        let b = [UInt8](data.prefix(1 << 20))  // the meta box precedes or follows mdat; 1 MiB covers real files' headers
+        guard b.count >= 16, b[4..<8].elementsEqual(Array("ftyp".utf8)) else { return nil }
+        guard let meta = box("meta", in: b, 0..<b.count), meta.count >= 4,
+              let iprp = box("iprp", in: b, (meta.lowerBound + 4)..<meta.upperBound),  // meta is a full box
+              let ipco = box("ipco", in: b, iprp) else { return nil }
+        var largest: (Int, Int)?
+        var i = ipco.lowerBound
+        while let (type, payload, next) = boxHeader(b, at: i, end: ipco.upperBound) {
+            if type == "ispe", payload.count >= 12 {
+                let size = (bigEndian(b, payload.lowerBound + 4, 4), bigEndian(b, payload.lowerBound + 8, 4))
+                if largest.map({ TensorSize.product($0.0, $0.1) < TensorSize.product(size.0, size.1) }) ?? true { largest = size }
+            }
+            i = next
+        }
+        return largest
+    }
+
+    /// The payload of the first box of `type` among the boxes filling `range`.
+    private static func box(_ type: String, in b: [UInt8], _ range: Range<Int>) -> Range<Int>? {
+        var i = range.lowerBound
+        while let (found, payload, next) = boxHeader(b, at: i, end: range.upperBound) {
+            if found == type { return payload }
+            i = next
+        }
+        return nil
+    }
+
+    /// The box at `i`: its type, payload and the next box's offset; `nil` past
+    /// `end` or for a size that does not fit (32-bit size, 64-bit `largesize`
+    /// when it is 1, to the end when it is 0).
+    private static func boxHeader(_ b: [UInt8], at i: Int, end: Int) -> (String, Range<Int>, Int)? {
+        guard i >= 0, i + 8 <= end else { return nil }
+        var size = bigEndian(b, i, 4)
+        var header = 8
+        if size == 1 {
+            guard i + 16 <= end else { return nil }
+            let large = UInt64(bigEndian(b, i + 8, 4)) << 32 | UInt64(bigEndian(b, i + 12, 4))
+            guard large <= UInt64(end - i) else { return nil }
+            size = Int(large)
+            header = 16
+        } else if size == 0 {
+            size = end - i
+        }
+        guard size >= header, size <= end - i else { return nil }
+        return (String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self), (i + header)..<(i + size), i + size)
+    }
+
+    private static func littleEndian(_ b: [UInt8], _ at: Int, _ count: Int) -> Int {
+        (at..<at + count).reversed().reduce(0) { $0 << 8 | Int(b[$1]) }
     }
 
     private static func bigEndian(_ b: [UInt8], _ at: Int, _ count: Int) -> Int {

@@ -79,6 +79,74 @@ final class HostileRequestTests: XCTestCase {
         XCTAssertNil(PhotoHeader.pixels(Data("not a photo".utf8)))
     }
 
+    /// A WebP that is only its first chunk's header (`VP8X`, `VP8L` or `VP8 `).
+    private func webPHeader(_ chunk: String, payload: [UInt8]) -> Data {
+        var body = Data("WEBP".utf8) + Data(chunk.utf8)
+        withUnsafeBytes(of: UInt32(payload.count).littleEndian) { body.append(contentsOf: $0) }
+        body += Data(payload) + Data(repeating: 0, count: 16)
+        var data = Data("RIFF".utf8)
+        withUnsafeBytes(of: UInt32(body.count).littleEndian) { data.append(contentsOf: $0) }
+        return data + body
+    }
+
+    /// An ISO base media box: 32-bit size, type, payload.
+    private func isoBox(_ type: String, _ payload: Data) -> Data {
+        var data = Data()
+        withUnsafeBytes(of: UInt32(8 + payload.count).bigEndian) { data.append(contentsOf: $0) }
+        return data + Data(type.utf8) + payload
+    }
+
+    /// A HEIC/AVIF header: ftyp, then meta → iprp → ipco holding one ispe per size.
+    private func heifHeader(brand: String, sizes: [(UInt32, UInt32)]) -> Data {
+        let ispes = sizes.reduce(Data()) { data, size in
+            var payload = Data(count: 4)  // version and flags
+            for value in [size.0, size.1] { withUnsafeBytes(of: value.bigEndian) { payload.append(contentsOf: $0) } }
+            return data + isoBox("ispe", payload)
+        }
+        let meta = isoBox("meta", Data(count: 4) + isoBox("hdlr", Data(count: 24)) + isoBox("iprp", isoBox("ipco", ispes)))
+        return isoBox("ftyp", Data(brand.utf8) + Data(count: 4) + Data("mif1".utf8)) + meta + isoBox("mdat", Data(count: 8))
+    }
+
+    func testWebPAndHEIFHeadersGiveTheirPixels() {
+        // VP8X: canvas width − 1 and height − 1 as 24-bit little-endian numbers after 4 bytes of flags.
+        XCTAssertEqual(PhotoHeader.pixels(webPHeader("VP8X", payload: [0, 0, 0, 0, 0x3F, 0x1F, 0, 0xDF, 0x0E, 0])), 8000 * 3808)
+        XCTAssertEqual(PhotoHeader.pixels(webPHeader("VP8X", payload: [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])), 16_777_216 * 16_777_216)
+        // VP8L: 0x2F, then 14 bits width − 1 (639) and 14 bits height − 1 (479).
+        let bits = UInt32(639) | UInt32(479) << 14
+        XCTAssertEqual(PhotoHeader.pixels(webPHeader("VP8L", payload: [0x2F] + withUnsafeBytes(of: bits.littleEndian) { Array($0) })), 640 * 480)
+        // VP8: frame tag, start code, 14-bit width and height.
+        XCTAssertEqual(PhotoHeader.pixels(webPHeader("VP8 ", payload: [0, 0, 0, 0x9D, 0x01, 0x2A, 0x80, 0x02, 0xE0, 0x01])), 640 * 480)
+        XCTAssertNil(PhotoHeader.pixels(webPHeader("VP8 ", payload: [0, 0, 0, 0, 0, 0, 0x80, 0x02, 0xE0, 0x01])), "no start code")
+        XCTAssertNil(PhotoHeader.pixels(webPHeader("ALPH", payload: [0])), "not an image chunk first")
+
+        // HEIC/AVIF: the largest ispe (the grid, not its tiles or the thumbnail).
+        XCTAssertEqual(PhotoHeader.pixels(heifHeader(brand: "heic", sizes: [(512, 512), (4032, 3024), (320, 240)])), 4032 * 3024)
+        XCTAssertEqual(PhotoHeader.pixels(heifHeader(brand: "avif", sizes: [(100_000, 100_000)])), 10_000_000_000)
+        XCTAssertEqual(PhotoHeader.pixels(heifHeader(brand: "avif", sizes: [(.max, .max)])), TensorSize.product(Int(UInt32.max), Int(UInt32.max)))
+        XCTAssertNil(PhotoHeader.pixels(heifHeader(brand: "heic", sizes: [])), "no ispe: the per-photo limit counts")
+        // A box that claims more bytes than the file has ends the walk instead of reading past it.
+        var lying = heifHeader(brand: "heic", sizes: [(4032, 3024)])
+        lying.replaceSubrange(lying.startIndex + 20 ..< lying.startIndex + 24, with: [0x7F, 0xFF, 0xFF, 0xFF])
+        XCTAssertNil(PhotoHeader.pixels(lying))
+        XCTAssertNil(PhotoHeader.pixels(Data("RIFF\0\0\0\0WEBP".utf8)), "cut short")
+    }
+
+    func testAWebPCanvasBeyondTheBudgetIsRefusedBeforeDecoding() async throws {
+        let model = try ServedModel(name: "squeezenet", model: try ServedModelTests.loaded.get(), batching: .init(maxBatchSize: 1),
+                                    maxRequestPixels: 60_000_000)
+        defer { model.shutdown() }
+        // Two 8000 × 3808 canvases (30.5 Mpx each): before, each counted as the whole per-photo limit.
+        let photo = webPHeader("VP8X", payload: [0, 0, 0, 0, 0x3F, 0x1F, 0, 0xDF, 0x0E, 0])
+        let request = InferenceRequest(inputs: [try InferenceTensor(name: "image", shape: [2], elements: .bytes([photo, photo]))])
+        do {
+            _ = try await model.infer(request)
+            XCTFail("two 30-megapixel canvases were accepted")
+        } catch let error as InferenceError {
+            XCTAssertEqual(error.kind, .tooLarge)
+            XCTAssertEqual(error.message, "input 'image': the request's 2 photos hold 60928000 pixels; the limit per request is 60000000")
+        }
+    }
+
     func testARequestsPhotosShareOnePixelBudget() async throws {
         let model = try ServedModel(name: "squeezenet", model: try ServedModelTests.loaded.get(), batching: .init(maxBatchSize: 1),
                                     maxRequestPixels: 60_000_000)
