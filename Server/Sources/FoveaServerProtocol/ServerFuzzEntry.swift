@@ -19,12 +19,21 @@ public enum ServerFuzzEntry: String, CaseIterable, Sendable {
     /// Decodes one input; returns the request when it was valid.
     @discardableResult
     public func run(_ data: Data) -> InferenceRequest? {
+        let request: InferenceRequest?
         switch self {
-        case .rest: return Self.rest(data)
+        case .rest:
+            // The photo header reader sees hostile bytes too: first the input itself.
+            _ = PhotoHeader.pixels(data)
+            request = Self.rest(data)
         case .grpc:
             guard let message = try? Inference_ModelInferRequest(serializedBytes: data) else { return nil }
-            return try? ModelInferRequestDecoder.decode(message, limit: Self.limits.maxRequestBytes)
+            request = try? ModelInferRequestDecoder.decode(message, limit: Self.limits.maxRequestBytes)
         }
+        // What the server does next with BYTES elements: read each photo's header for the pixel budget.
+        for input in request?.inputs ?? [] {
+            if case .bytes(let photos) = input.elements { for photo in photos { _ = PhotoHeader.pixels(photo) } }
+        }
+        return request
     }
 
     /// The route's steps without the socket: the declared lengths from the
