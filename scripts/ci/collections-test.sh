@@ -36,4 +36,4 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$venv/bin/python" scripts/ci/make-photo-set.py "$work/set" "$photos" || exit 1
 "$venv/bin/python" scripts/ci/collections_check.py --fovea "$fovea" --set "$work/set" --work "$work/run" \
-  --kill-after 2 --batch-size 16 cli ray indexed-job
+  --kill-after 0.5 --batch-size 16 cli ray indexed-job

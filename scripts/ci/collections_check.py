@@ -191,7 +191,9 @@ def run_engine(args, name, command, output, kill):
             workers = [(p, parent) for p, parent, c in descendants(driver.pid) if " classify " in c and args.fovea in c]
             if workers and first_seen is None:
                 first_seen = time.time()
-            if first_seen and time.time() - first_seen > args.kill_after:
+            # Between two batches no fovea process runs: wait for the next one
+            # (on a fast CPU a batch can end between two looks).
+            if first_seen and workers and time.time() - first_seen > args.kill_after:
                 victim, parent = workers[0]
                 # Ray: the actor's process (which holds the fovea process); Spark: the fovea process.
                 killed = parent if name == "ray" else victim
