@@ -16,7 +16,9 @@
  * then put it in the family's table here. Adding an ISA: a level in
  * runtime/runtime.h (with its detection in runtime/isa.c) and a row in each
  * table. Rows a build has no code for (every ISA but scalar off x86) fall back
- * to scalar's row (fovea_config_row).
+ * to scalar's row, and the fp32 tables run AVX-512's row on the levels above
+ * it (avx512bf16, amx), which add only bf16 arithmetic (fovea_config_row).
+ * The bf16 GEMM table (fovea_bf16_gemm_config) has a row of its own per level.
  */
 #ifndef FOVEA_KERNELS_CONFIG_H
 #define FOVEA_KERNELS_CONFIG_H
@@ -31,9 +33,13 @@
 #include "../microkernels/softmax/softmax.h"
 #include "../microkernels/winograd/winograd.h"
 
-/* The table row of an ISA: itself where this build has its code, else scalar. */
+/*
+ * The row of an fp32 table for an ISA: itself where this build has its code,
+ * else scalar; AVX-512's for the bf16 levels above it (their fp32 code is AVX-512's).
+ */
 static inline fovea_isa fovea_config_row(fovea_isa isa) {
-    return FOVEA_HAVE_X86_VARIANTS && (unsigned)isa < FOVEA_ISA_COUNT ? isa : FOVEA_ISA_SCALAR;
+    if (!FOVEA_HAVE_X86_VARIANTS || (unsigned)isa >= FOVEA_ISA_COUNT) return FOVEA_ISA_SCALAR;
+    return isa > FOVEA_ISA_AVX512 ? FOVEA_ISA_AVX512 : isa;
 }
 
 /* ---- GEMM (every GEMM-shaped driver: convolution, Winograd, matmul) ---- */
