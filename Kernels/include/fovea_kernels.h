@@ -75,6 +75,14 @@ const char *fovea_status_description(fovea_status status);
 /** The largest spatial size, kernel extent, stride, dilation or pad the kernels accept. */
 #define FOVEA_KERNELS_MAX_EXTENT ((size_t)1 << 24)
 
+/**
+ * The arithmetic of packed weights: F32 multiplies float32 values; BF16 rounds
+ * the weights (when packing) and the inputs (when running) to bfloat16
+ * (fovea_bf16.h), multiplies those and accumulates in float32. Inputs and
+ * outputs stay float32 in memory either way.
+ */
+typedef enum fovea_precision { FOVEA_PRECISION_F32 = 0, FOVEA_PRECISION_BF16 = 1 } fovea_precision;
+
 /* ------------------------------------------------------------------------ */
 /* Run-time ISA selection and threads                                       */
 /* ------------------------------------------------------------------------ */
@@ -267,5 +275,6 @@ fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spat
 #include "fovea_elementwise.h"
 #include "fovea_unary.h"
 #include "fovea_peak.h"
+#include "fovea_bf16.h"
 
 #endif /* FOVEA_KERNELS_H */
