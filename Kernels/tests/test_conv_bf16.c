@@ -202,6 +202,25 @@ static void check_isa(const char *isa, test_rng *rng) {
     }
     for (int trial = 0; trial < 40; trial++) check_shape(isa, rng, random_params(rng), trial % 4 == 0);
 
+    /* AVX512_BF16 packs 12-row panels unless 8 rows pad M clearly less (64 channels: 72 rows against 64). */
+    if (strcmp(isa, "avx512bf16") == 0) {
+        const size_t outputs[] = {24, 64, 512, 16};
+        const char *const want[] = {"bf16_gemm_12x32_avx512bf16", "bf16_gemm_8x32_avx512bf16",
+                                    "bf16_gemm_12x32_avx512bf16", "bf16_gemm_8x32_avx512bf16"};
+        for (int i = 0; i < 4; i++) {
+            const fovea_conv2d_params q = make(1, 8, 4, 4, outputs[i], 1, 1, 1, 1, 0);
+            const size_t size = fovea_conv2d_packed_size_precision(&q, FOVEA_PRECISION_BF16);
+            void *weights = calloc(1, size);
+            float *zeros = calloc(outputs[i] * 8, sizeof(float));
+            CHECK_STATUS(fovea_conv2d_pack_precision(&q, FOVEA_PRECISION_BF16, zeros, NULL, weights, size),
+                         FOVEA_STATUS_OK);
+            const char *got = fovea_conv2d_kernel_name(weights);
+            CHECK(got != NULL && strcmp(got, want[i]) == 0, "M %zu: %s, want %s", outputs[i], got ? got : "NULL",
+                  want[i]);
+            free(weights), free(zeros);
+        }
+    }
+
     /* Names, and the packing ISA's kernel runs whatever is forced later. */
     const fovea_conv2d_params p = make(2, 20, 9, 9, 30, 1, 3, 1, 1, 1);
     float w[30 * 20 * 9], x[2 * 20 * 81], first[2 * 30 * 81], second[2 * 30 * 81];

@@ -35,10 +35,20 @@ static const size_t b_block_floats = 64 * 1024;
 
 static const fovea_conv_header *header_of(const void *packed) {
     const fovea_conv_header *h = packed;
-    return h != NULL && h->magic == FOVEA_CONV_MAGIC && h->isa < FOVEA_ISA_COUNT &&
-                   (h->precision == FOVEA_PRECISION_F32 || h->precision == FOVEA_PRECISION_BF16)
-               ? h
-               : NULL;
+    if (h == NULL || h->magic != FOVEA_CONV_MAGIC || h->isa >= FOVEA_ISA_COUNT) return NULL;
+    if (h->precision == FOVEA_PRECISION_F32) return h;
+    if (h->precision != FOVEA_PRECISION_BF16) return NULL;
+    return fovea_bf16_gemm_config_with_mr((fovea_isa)h->isa, h->tile_rows) != NULL ? h : NULL;
+}
+
+/* The bf16 tile of bf16 weights (header_of checked that it exists). */
+static const fovea_bf16_gemm_config *bf16_config_of(const fovea_conv_header *h) {
+    return fovea_bf16_gemm_config_with_mr((fovea_isa)h->isa, h->tile_rows);
+}
+
+/* The bf16 tile weights of this shape are packed for now. */
+static const fovea_bf16_gemm_config *bf16_config_for_packing(const fovea_conv2d_params *p) {
+    return fovea_bf16_gemm_config_for_rows(fovea_bf16_gemm_config_active()->isa, p->output_channels / p->groups);
 }
 
 static size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
@@ -59,7 +69,7 @@ size_t fovea_conv2d_packed_size_precision(const fovea_conv2d_params *p, fovea_pr
         const size_t mr = fovea_conv_weight_panel_rows(p, fovea_conv_config_active());
         group_floats = round_up(fovea_gemm_packed_a_floats(mr, gm, k), 16);
     } else if (precision == FOVEA_PRECISION_BF16) {
-        group_floats = bf16_group_floats(fovea_bf16_gemm_config_active(), gm, k);
+        group_floats = bf16_group_floats(bf16_config_for_packing(p), gm, k);
     } else {
         return 0;
     }
@@ -72,12 +82,13 @@ size_t fovea_conv2d_packed_size(const fovea_conv2d_params *p) {
 
 /* bf16 weights: the active bf16 GEMM config's A panels; never pixel rows. */
 static void pack_bf16(const fovea_conv2d_params *p, const float *weights, const float *bias, void *packed) {
-    const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_active();
+    const fovea_bf16_gemm_config *config = bf16_config_for_packing(p);
     fovea_conv_header h = {0};
     h.magic = FOVEA_CONV_MAGIC;
     h.isa = (uint32_t)config->isa;
     h.has_bias = bias != NULL;
     h.precision = FOVEA_PRECISION_BF16;
+    h.tile_rows = (uint32_t)config->mr;
     h.params = *p;
     h.group_outputs = p->output_channels / p->groups;
     h.reduction = p->channels / p->groups * p->kernel_height * p->kernel_width;
@@ -146,7 +157,7 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
 const char *fovea_conv2d_kernel_name(const void *packed) {
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL) return NULL;
-    if (is_bf16(h)) return fovea_bf16_gemm_config_for((fovea_isa)h->isa)->name;
+    if (is_bf16(h)) return bf16_config_of(h)->name;
     const fovea_conv_config *conv = fovea_conv_config_for((fovea_isa)h->isa);
     return h->pixel_rows ? conv->gemm_pixel_rows_name : conv->gemm->name;
 }
@@ -170,7 +181,7 @@ typedef struct schedule {
 /* The GEMM tile packed weights run: the fp32 or the bf16 config's. */
 static void tile_of(const fovea_conv_header *h, size_t *mr, size_t *nr) {
     if (is_bf16(h)) {
-        const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_for((fovea_isa)h->isa);
+        const fovea_bf16_gemm_config *config = bf16_config_of(h);
         *mr = config->mr;
         *nr = config->nr;
     } else {
@@ -182,7 +193,7 @@ static void tile_of(const fovea_conv_header *h, size_t *mr, size_t *nr) {
 
 /* The reduction of bf16 panels: K padded to the kernel's k_align. */
 static size_t bf16_reduction(const fovea_conv_header *h) {
-    return round_up(h->reduction, fovea_bf16_gemm_config_for((fovea_isa)h->isa)->k_align);
+    return round_up(h->reduction, bf16_config_of(h)->k_align);
 }
 
 static schedule make_fp32_schedule(const fovea_conv_header *h, size_t threads) {
@@ -601,7 +612,7 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
     r.h = h;
     r.conv = fovea_conv_config_for((fovea_isa)h->isa);
     r.config = r.conv->gemm;
-    r.bf16 = is_bf16(h) ? fovea_bf16_gemm_config_for((fovea_isa)h->isa) : NULL;
+    r.bf16 = is_bf16(h) ? bf16_config_of(h) : NULL;
     r.panels = (const float *)((const char *)packed + FOVEA_CONV_HEADER_BYTES);
     r.bias = bias != NULL ? bias : r.panels + h->group_floats * p->groups;
     r.x = x;
