@@ -127,7 +127,6 @@ static void measure_tiles(void) {
         {"bf16_gemm_8x32_avx512 (FMA)", "avx512", 8, fovea_bf16_gemm_8x32__avx512},
         {"bf16_gemm_8x32_avx512bf16", "avx512bf16", 8, fovea_bf16_gemm_8x32__avx512bf16},
         {"bf16_gemm_12x32_avx512bf16", "avx512bf16", 12, fovea_bf16_gemm_12x32__avx512bf16},
-        {"bf16_gemm_14x32_avx512bf16", "avx512bf16", 14, fovea_bf16_gemm_14x32__avx512bf16},
     };
     enum { kc = 256 };
     static uint16_t a[16 * kc], b[32 * kc];

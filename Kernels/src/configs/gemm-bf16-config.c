@@ -30,10 +30,10 @@ static const fovea_bf16_gemm_config avx512bf16_8 = {
 
 /*
  * 12 rows: each B panel row loaded serves 24 vdpbf16ps instead of 16. Alone on
- * L1-resident panels the 8, 12 and 14-row tiles all run at the vdpbf16ps
- * peak; inside layers 12 rows win where M is a multiple of 12 or large
- * (ResNet-50's 3×3 512->512 on 7×7: +30%), 8 rows where 12 pads M by more
- * (64, 160, 256, 16 channels).
+ * L1-resident panels the 8, 12 and 14-row tiles all ran at the vdpbf16ps
+ * peak on Zen 5; inside layers 12 rows won where M is a multiple of 12 or
+ * large, 8 rows where 12 pads M by more (16, 64, 160, 256 channels), and 14
+ * rows nowhere, so it was dropped (numbers in the results file above).
  */
 static const fovea_bf16_gemm_config avx512bf16 = {
     .isa = FOVEA_ISA_AVX512BF16, .mr = 12, .nr = 32, .k_align = 2, .ukernel = fovea_bf16_gemm_12x32__avx512bf16,

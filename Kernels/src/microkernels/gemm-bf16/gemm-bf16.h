@@ -75,9 +75,6 @@ void fovea_bf16_gemm_8x32__avx512bf16(size_t mr, size_t nr, size_t kc, const uin
 void fovea_bf16_gemm_12x32__avx512bf16(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b,
                                        float *c, size_t ldc, const float *bias, int accumulate,
                                        const fovea_epilogue *epilogue);
-void fovea_bf16_gemm_14x32__avx512bf16(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b,
-                                       float *c, size_t ldc, const float *bias, int accumulate,
-                                       const fovea_epilogue *epilogue);
 #endif
 /* The AMX tile (bf16-gemm-32x32-amx.c, k32 A panels, k_align 32): from the bf16-amx branch, whose runtime/amx.h defines FOVEA_HAVE_AMX_KERNEL. */
 #if FOVEA_HAVE_X86_VARIANTS && defined(FOVEA_HAVE_AMX_KERNEL)
