@@ -526,10 +526,12 @@ static void run_straddling_panel_bf16(const conv_run *r, const uint16_t *a_panel
 }
 
 /*
- * run_units for bf16 weights: each block is packed by the fp32 packers (every
- * panel, also 1×1 ones: the kernel reads bf16 pairs, not the input planes),
+ * run_units for bf16 weights: each block is packed by the fp32 packers,
  * converted once to bf16 pairs after the fp32 block in `b`, and multiplied
- * panel by panel. No matrix-vector path: a single column runs as a ragged panel.
+ * panel by panel. 1×1 panels that lie inside one image are converted straight
+ * from the input planes (one pass instead of a copy then a conversion: the
+ * pass that small-M layers, such as SqueezeNet's 64->16 squeeze, cannot
+ * amortize). No matrix-vector path: a single column runs as a ragged panel.
  */
 static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b) {
     const fovea_conv2d_params *p = &r->h->params;
@@ -537,6 +539,8 @@ static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b
     const size_t mr = config->mr, nr = config->nr, k = r->h->reduction, gm = r->h->group_outputs;
     const size_t kp = bf16_reduction(r->h);
     const size_t image_columns = p->output_height * p->output_width;
+    const size_t group_channels = p->channels / p->groups, input_plane = p->input_height * p->input_width;
+    const int direct = fovea_conv_is_pointwise(p);
     uint16_t *pairs = (uint16_t *)(void *)(b + round_up(k * r->s.block_panels * nr, 16));
     size_t packed_block = SIZE_MAX;
     for (size_t unit = first; unit < end; unit++) {
@@ -552,8 +556,17 @@ static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b
         const size_t panel_end = r->s.row_panels * (chunk + 1) / r->s.row_chunks;
         const uint16_t *a = (const uint16_t *)(const void *)(r->panels + g * r->h->group_floats);
         if (block_index != packed_block) {
-            pack_block(r, g, n0, n_end, nr, 1, b);
-            for (size_t c0 = n0; c0 < n_end; c0 += nr) config->pack_b(nr, k, kp, b + (c0 - n0) * k, pairs + (c0 - n0) * kp);
+            pack_block(r, g, n0, n_end, nr, 0, b);
+            for (size_t c0 = n0; c0 < n_end; c0 += nr) {
+                const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
+                const column_panel cp = column_panel_at(c0, width, image_columns);
+                if (direct && !cp.straddles && width == nr) {
+                    const float *x = r->x + (cp.image * p->channels + g * group_channels) * input_plane + cp.pixel;
+                    config->pack_b(nr, k, kp, x, input_plane, pairs + (c0 - n0) * kp);
+                } else {
+                    config->pack_b(nr, k, kp, b + (c0 - n0) * k, nr, pairs + (c0 - n0) * kp);
+                }
+            }
             packed_block = block_index;
         }
         const size_t step = bf16_k_step(kp, config->k_align);
