@@ -13,6 +13,12 @@
  * and an AVX-512 pass adds the old C, the bias and the epilogue and stores the
  * mr×nr part with masks: TILESTORED cannot mask columns or rows, and the
  * combine pass is small next to kc/32 × 4 tile products.
+ *
+ * tile_product and store_tile stay separate noinline functions on purpose:
+ * GCC's _tile_loadd is an asm statement that does not declare the memory it
+ * reads, and its _tile_loadconfig declares only 8 of the 64 bytes; a call
+ * boundary (and a configuration in static storage) keeps every store to the
+ * panels and the product buffer ordered around the tile instructions.
  */
 #include "bf16-gemm-amx.h"
 
