@@ -56,6 +56,20 @@ double fovea_fma_peak_gflops(const char *isa, double seconds);
 double fovea_bf16_dot_peak_gflops(double seconds);
 
 /**
+ * Measures single-thread bf16 matrix throughput of Intel AMX tiles, in GFLOP/s
+ * (a multiply-add counts as 2): back-to-back TDPBF16PS on 4 independent
+ * 16×16 fp32 accumulator tiles from bf16 tiles that stay loaded, so no memory
+ * traffic. A 4th-generation Xeon core's nominal peak is 1024 bf16
+ * multiply-adds per cycle (about 4000 GFLOP/s at 2 GHz).
+ *
+ * Returns 0 where AMX is not usable in this process (no AMX, OS or kernel
+ * refusing tile state, FOVEA_AMX_DENY, not x86): fovea_kernels_amx_status
+ * (fovea_amx.h) says why. `seconds` as in fovea_fma_peak_gflops. It leaves the
+ * calling thread's tiles released.
+ */
+double fovea_amx_bf16_peak_gflops(double seconds);
+
+/**
  * Measures memory bandwidth in GB/s (10⁹ bytes per second): the fastest of
  * repeated copies of `bytes` (0: 64 MB, larger than the last-level cache of
  * current CPUs; clamped to 4 KB ... 4 GB) from one buffer to another with

@@ -1,13 +1,14 @@
 /*
  * The bf16 GEMM microkernel of each ISA (configs/config.h). Unlike the fp32
  * tables every level has its own row: AVX512_BF16's vdpbf16ps, AMX's tiles
- * (when the bf16-amx branch's kernel is in the build; until then the amx row
- * runs AVX512_BF16's), and below them the same bf16 weights widened to fp32
+ * (on x86 builds; the row falls back to AVX512_BF16's where the build has no
+ * AMX kernel), and below them the same bf16 weights widened to fp32
  * (AVX-512 FMAs, or portable C on scalar and AVX2), so that a bf16 plan runs
  * on every CPU. The tiles are measured in
  * Benchmarks/results/2026-12-07-amd-epyc-zen5-bf16-kernels.md.
  */
 #include "config.h"
+#include "../microkernels/gemm-bf16/bf16-gemm-amx.h"
 
 static const fovea_bf16_gemm_config scalar = {
     .isa = FOVEA_ISA_SCALAR, .mr = 4, .nr = 16, .k_align = 2, .ukernel = fovea_bf16_gemm_4x16__scalar,
