@@ -26,8 +26,10 @@ static void check_shape(const char *isa, size_t m, size_t k, size_t n, int trans
     for (size_t i = 0; i < n; i++) bias[i] = rng_float(rng);
     const size_t row_stride = transposed ? 1 : n, column_stride = transposed ? k : 1;
     const size_t packed_floats = fovea_matmul_packed_b_floats_precision(k, n, FOVEA_PRECISION_BF16);
-    CHECK(packed_floats > 0 && packed_floats <= fovea_matmul_packed_b_floats(k, n) + 16 * k,
-          "bf16 packed size of %zux%zu: %zu", k, n, packed_floats);
+    /* At most the widest layout any ISA packs: AMX pads K and N to 32 (two bf16 per float), plus a header. */
+    const size_t k32 = (k + 31) / 32 * 32, n32 = (n + 31) / 32 * 32;
+    CHECK(packed_floats > 0 && packed_floats <= k32 * n32 / 2 + 64, "bf16 packed size of %zux%zu: %zu", k, n,
+          packed_floats);
     float *packed = malloc(packed_floats * sizeof(float));
     CHECK_STATUS(fovea_matmul_pack_b_precision(k, n, b, row_stride, column_stride, scale, FOVEA_PRECISION_BF16, packed,
                                                packed_floats),
@@ -68,20 +70,21 @@ static void check_shape(const char *isa, size_t m, size_t k, size_t n, int trans
 
 static void check_bad_arguments(void) {
     float b[12] = {0}, a[12] = {0}, c[12] = {0}, workspace[4096];
-    float packed[256];
+    /* Room for the largest packing of 3x4 on any ISA (AMX: 32x32 bf16). */
+    float packed[2048];
     CHECK(fovea_matmul_packed_b_floats_precision(3, 4, (fovea_precision)2) == 0, "a bad precision has a size");
     CHECK(fovea_matmul_packed_b_floats_precision(3, 4, FOVEA_PRECISION_F32) == fovea_matmul_packed_b_floats(3, 4),
           "F32 is fovea_matmul_packed_b_floats");
-    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 4, 1, 1, (fovea_precision)2, packed, 256),
+    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 4, 1, 1, (fovea_precision)2, packed, 2048),
                  FOVEA_STATUS_INVALID_PARAMETER);
-    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, NULL, 4, 1, 1, FOVEA_PRECISION_BF16, packed, 256),
+    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, NULL, 4, 1, 1, FOVEA_PRECISION_BF16, packed, 2048),
                  FOVEA_STATUS_NULL_POINTER);
-    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 0, 1, 1, FOVEA_PRECISION_BF16, packed, 256),
+    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 0, 1, 1, FOVEA_PRECISION_BF16, packed, 2048),
                  FOVEA_STATUS_INVALID_PARAMETER);
     const size_t needed = fovea_matmul_packed_b_floats_precision(3, 4, FOVEA_PRECISION_BF16);
     CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 4, 1, 1, FOVEA_PRECISION_BF16, packed, needed - 1),
                  FOVEA_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 4, 1, 1, FOVEA_PRECISION_BF16, packed, 256), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_matmul_pack_b_precision(3, 4, b, 4, 1, 1, FOVEA_PRECISION_BF16, packed, 2048), FOVEA_STATUS_OK);
     const size_t ws = fovea_matmul_workspace_floats(packed, 3, 1);
     CHECK(ws > 0 && ws <= 4096, "workspace %zu", ws);
     CHECK_STATUS(fovea_matmul_f32(3, a, 3, packed, NULL, c, 4, NULL, workspace, 0, test_pool(1)),
