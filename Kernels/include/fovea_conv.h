@@ -68,6 +68,35 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *params, const float *w
                                void *packed, size_t packed_bytes);
 
 /**
+ * fovea_conv2d_packed_size for weights of a given precision (fovea_kernels.h):
+ * FOVEA_PRECISION_F32 is fovea_conv2d_packed_size; FOVEA_PRECISION_BF16 sizes
+ * bf16 weights for the active ISA's bf16 kernel. 0 if the parameters or the
+ * precision are invalid.
+ */
+size_t fovea_conv2d_packed_size_precision(const fovea_conv2d_params *params, fovea_precision precision);
+
+/**
+ * fovea_conv2d_pack at a precision. BF16 rounds the weights to bfloat16
+ * (fovea_bf16.h: nearest even) for the active ISA's bf16 GEMM kernel
+ * ("bf16_gemm_12x32_avx512bf16" with AVX512_BF16, "bf16_gemm_8x32_avx512"
+ * with AVX-512F alone, "bf16_gemm_4x16_scalar" elsewhere); the bias stays
+ * float32. Runs of bf16 weights (fovea_conv2d_f32, fovea_conv2d_add_f32, same
+ * arguments, x and y float32) round each input value to bf16, multiply bf16 by
+ * bf16 (exact in float32) and accumulate in float32, then add the bias, the
+ * residual and the activation in float32: each product carries the relative
+ * error of two bf16 roundings (at most 2⁻⁸ each). They always run as one GEMM
+ * (never the pixel-rows tile), and the fused conv + max pool refuses them
+ * (FOVEA_STATUS_PACKING_MISMATCH). The AVX512_BF16 and AMX kernels treat
+ * denormal bf16 operands and sums as zero (the instructions' fixed behaviour).
+ * FOVEA_STATUS_INVALID_PARAMETER for a precision that is neither.
+ */
+fovea_status fovea_conv2d_pack_precision(const fovea_conv2d_params *params, fovea_precision precision,
+                                         const float *weights, const float *bias, void *packed, size_t packed_bytes);
+
+/** The precision `packed` was packed at, or (fovea_precision)-1 if it is not packed convolution weights. */
+fovea_precision fovea_conv2d_packed_precision(const void *packed);
+
+/**
  * Workspace bytes a run on up to `threads` threads needs (packed input
  * blocks, one per thread). 0 if `packed` is not valid packed weights.
  */
@@ -100,7 +129,10 @@ fovea_status fovea_conv2d_add_f32(const fovea_conv2d_params *params, const void 
                                   const fovea_activation *activation, void *workspace, size_t workspace_bytes,
                                   const fovea_threadpool *threadpool);
 
-/** The microkernel a packed buffer runs, such as "f32_gemm_8x32_avx512" (NULL if not valid). */
+/**
+ * The microkernel a packed buffer runs, such as "f32_gemm_8x32_avx512" or, for
+ * bf16 weights, "bf16_gemm_12x32_avx512bf16" (NULL if not valid).
+ */
 const char *fovea_conv2d_kernel_name(const void *packed);
 
 #ifdef __cplusplus

@@ -24,7 +24,8 @@
  *    Fovea's Swift executor passes its worker pool; C callers of the
  *    standalone library can use fovea_threadpool_default (OpenMP when the
  *    library is compiled with it, fovea_kernels_has_openmp, else pthreads).
- *  - Each exported kernel has per-ISA variants (scalar, AVX2+FMA, AVX-512) and
+ *  - Each exported kernel has per-ISA variants (scalar, AVX2+FMA, AVX-512;
+ *    bf16 kernels also AVX512_BF16 and AMX) and
  *    picks one at run time from what the CPU supports. Every variant gives the
  *    same result: bit for bit for max and average pooling, and within rounding
  *    of the last bit for global average pooling.
@@ -58,7 +59,7 @@ typedef enum fovea_status {
      * only padding; they now give -FLT_MAX / 0 for them, as the reference backend does.)
      */
     FOVEA_STATUS_EMPTY_WINDOW = 4,
-    /** fovea_kernels_set_isa got a name that is not scalar, avx2, avx512 or auto. */
+    /** fovea_kernels_set_isa got a name that is not scalar, avx2, avx512, avx512bf16, amx or auto. */
     FOVEA_STATUS_UNKNOWN_ISA = 5,
     /** fovea_kernels_set_isa asked for an ISA this CPU (or this build) does not have. */
     FOVEA_STATUS_UNSUPPORTED_ISA = 6,
@@ -74,15 +75,28 @@ const char *fovea_status_description(fovea_status status);
 /** The largest spatial size, kernel extent, stride, dilation or pad the kernels accept. */
 #define FOVEA_KERNELS_MAX_EXTENT ((size_t)1 << 24)
 
+/**
+ * The arithmetic of packed weights: F32 multiplies float32 values; BF16 rounds
+ * the weights (when packing) and the inputs (when running) to bfloat16
+ * (fovea_bf16.h), multiplies those and accumulates in float32. Inputs and
+ * outputs stay float32 in memory either way.
+ */
+typedef enum fovea_precision { FOVEA_PRECISION_F32 = 0, FOVEA_PRECISION_BF16 = 1 } fovea_precision;
+
 /* ------------------------------------------------------------------------ */
 /* Run-time ISA selection and threads                                       */
 /* ------------------------------------------------------------------------ */
 
 /*
- * ISA names: "scalar" (portable C), "avx2" (AVX2 + FMA), "avx512" (AVX-512F).
+ * ISA names, lowest first: "scalar" (portable C), "avx2" (AVX2 + FMA),
+ * "avx512" (AVX-512F), "avx512bf16" (AVX-512F + AVX512_BF16: bf16 dot products)
+ * and "amx" (the above + AMX-TILE and AMX-BF16, when the OS grants the tiles).
+ * Each level includes the ones below it; fp32 kernels are the same on avx512,
+ * avx512bf16 and amx, which differ only in the kernels of bf16-packed weights
+ * (fovea_bf16.h). Forcing "avx512" runs bf16 weights without bf16 hardware.
  *
  * By default the best ISA the CPU supports is used. The environment variable
- * FOVEA_ISA=scalar|avx2|avx512, read once at the first kernel call, overrides
+ * FOVEA_ISA=scalar|avx2|avx512|avx512bf16|amx, read once at the first kernel call, overrides
  * that default; a value that is unknown or that the CPU does not support is
  * ignored (fovea_kernels_isa_name() then shows what is used instead).
  */
@@ -96,7 +110,7 @@ const char *fovea_status_description(fovea_status status);
  */
 fovea_status fovea_kernels_set_isa(const char *name);
 
-/** The name of the ISA the kernels use now ("scalar", "avx2" or "avx512"). */
+/** The name of the ISA the kernels use now ("scalar", "avx2", "avx512", "avx512bf16" or "amx"). */
 const char *fovea_kernels_isa_name(void);
 
 /**
@@ -261,5 +275,6 @@ fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spat
 #include "fovea_elementwise.h"
 #include "fovea_unary.h"
 #include "fovea_peak.h"
+#include "fovea_bf16.h"
 
 #endif /* FOVEA_KERNELS_H */

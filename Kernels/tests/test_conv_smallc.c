@@ -57,7 +57,7 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
         if (!fovea_kernels_isa_supported(test_isas[isa])) continue;
         CHECK_STATUS(fovea_kernels_set_isa(test_isas[isa]), FOVEA_STATUS_OK);
         const char *name = fovea_conv2d_smallc_kernel_name(p);
-        CHECK(name != NULL && strstr(name, test_isas[isa]) != NULL, "[%s] kernel name %s", test_isas[isa],
+        CHECK(name != NULL && strstr(name, test_fp32_isa(test_isas[isa])) != NULL, "[%s] kernel name %s", test_isas[isa],
               name ? name : "NULL");
         guarded_buffer y = guarded_alloc(total, (size_t)isa);
         CHECK_STATUS(smallc(p, w, bias, x, y.data, stride, act, 1), FOVEA_STATUS_OK);

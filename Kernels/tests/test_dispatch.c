@@ -36,8 +36,16 @@ static void detection_matches_cpu(void) {
           fovea_kernels_isa_supported("avx2"), avx2);
     CHECK(fovea_kernels_isa_supported("avx512") == avx512, "avx512 support %d, cpuid says %d",
           fovea_kernels_isa_supported("avx512"), avx512);
+    const int avx512bf16 = avx512 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                           __builtin_cpu_supports("avx512bf16");
+    CHECK(fovea_kernels_isa_supported("avx512bf16") == avx512bf16, "avx512bf16 support %d, cpuid says %d",
+          fovea_kernels_isa_supported("avx512bf16"), avx512bf16);
+    /* AMX also needs the OS's permission: at most where avx512bf16 is. */
+    CHECK(!fovea_kernels_isa_supported("amx") || avx512bf16, "amx without avx512bf16");
 #else
-    CHECK(!fovea_kernels_isa_supported("avx2") && !fovea_kernels_isa_supported("avx512"), "x86 ISAs off x86");
+    CHECK(!fovea_kernels_isa_supported("avx2") && !fovea_kernels_isa_supported("avx512") &&
+              !fovea_kernels_isa_supported("avx512bf16") && !fovea_kernels_isa_supported("amx"),
+          "x86 ISAs off x86");
 #endif
     CHECK(!fovea_kernels_isa_supported(NULL), "NULL is no ISA");
     CHECK(!fovea_kernels_isa_supported("auto"), "auto is no ISA");

@@ -9,9 +9,11 @@
 
 #include <stdint.h>
 
-static const size_t expected_mr[test_isa_count] = {4, 6, 8};
-static const size_t expected_nr[test_isa_count] = {8, 16, 32};
+/* The fp32 microkernels: the bf16 levels (avx512bf16, amx) run avx512's. */
+static const size_t expected_mr[test_isa_count] = {4, 6, 8, 8, 8};
+static const size_t expected_nr[test_isa_count] = {8, 16, 32, 32, 32};
 static const char *const expected_name[test_isa_count] = {"f32_gemm_4x8_scalar", "f32_gemm_6x16_avx2",
+                                                          "f32_gemm_8x32_avx512", "f32_gemm_8x32_avx512",
                                                           "f32_gemm_8x32_avx512"};
 
 /* One tile of `isa` over kc with ldc, against the naive product; `repeats` calls (1: the single-tile entry point). */

@@ -315,7 +315,8 @@ static void known_values(void) {
             const char *name = fovea_winograd_kernel_name(packed);
             char prefix[32];
             snprintf(prefix, sizeof prefix, "winograd_f%zux%zu_3x3 ", tiles[t], tiles[t]);
-            CHECK(name != NULL && strncmp(name, prefix, strlen(prefix)) == 0 && strstr(name, test_isas[isa]) != NULL,
+            CHECK(name != NULL && strncmp(name, prefix, strlen(prefix)) == 0 &&
+                      strstr(name, test_fp32_isa(test_isas[isa])) != NULL,
                   "kernel name '%s' for F%zu %s", name ? name : "(null)", tiles[t], test_isas[isa]);
             CHECK(fovea_winograd_packed_tile(packed) == (int)tiles[t], "packed tile");
             free(packed);
@@ -341,7 +342,7 @@ static void isa_follows_packing(test_rng *rng) {
                      FOVEA_STATUS_OK);
         for (int other = 0; other < test_isa_count; other++) {
             if (fovea_kernels_set_isa(test_isas[other]) != FOVEA_STATUS_OK) continue;
-            CHECK(strstr(fovea_winograd_kernel_name(packed), test_isas[isa]) != NULL, "name follows packing");
+            CHECK(strstr(fovea_winograd_kernel_name(packed), test_fp32_isa(test_isas[isa])) != NULL, "name follows packing");
             CHECK_STATUS(fovea_winograd_conv2d_f32(&p, packed, x, second, 11 * 169, NULL, NULL, ws, sizeof ws, test_pool(2)),
                          FOVEA_STATUS_OK);
             CHECK(memcmp(first, second, sizeof first) == 0, "packed for %s, run with %s active: different result",

@@ -7,7 +7,7 @@ import FoveaTestSupport
 final class KernelsBackendTests: XCTestCase {
     func testNameAndISA() {
         XCTAssertEqual(KernelsBackend().name, "kernels")
-        XCTAssertTrue(["scalar", "avx2", "avx512"].contains(KernelsBackend.isa))
+        XCTAssertTrue(["scalar", "avx2", "avx512", "avx512bf16", "amx"].contains(KernelsBackend.isa))
     }
 
     /// The vector ISA is the best supported one but scalar, whatever FOVEA_ISA or a forced ISA says.

@@ -16,7 +16,9 @@
  * then put it in the family's table here. Adding an ISA: a level in
  * runtime/runtime.h (with its detection in runtime/isa.c) and a row in each
  * table. Rows a build has no code for (every ISA but scalar off x86) fall back
- * to scalar's row (fovea_config_row).
+ * to scalar's row, and the fp32 tables run AVX-512's row on the levels above
+ * it (avx512bf16, amx), which add only bf16 arithmetic (fovea_config_row).
+ * The bf16 GEMM table (fovea_bf16_gemm_config) has a row of its own per level.
  */
 #ifndef FOVEA_KERNELS_CONFIG_H
 #define FOVEA_KERNELS_CONFIG_H
@@ -26,13 +28,24 @@
 #include "../microkernels/dwconv/dwconv.h"
 #include "../microkernels/elementwise/elementwise.h"
 #include "../microkernels/gemm/gemm.h"
+#include "../microkernels/gemm-bf16/gemm-bf16.h"
+#include "../microkernels/convert/convert.h"
 #include "../microkernels/im2col/im2col.h"
 #include "../microkernels/pool/pooling.h"
 #include "../microkernels/softmax/softmax.h"
 #include "../microkernels/winograd/winograd.h"
 
-/* The table row of an ISA: itself where this build has its code, else scalar. */
+/*
+ * The row of an fp32 table for an ISA: itself where this build has its code,
+ * else scalar; AVX-512's for the bf16 levels above it (their fp32 code is AVX-512's).
+ */
 static inline fovea_isa fovea_config_row(fovea_isa isa) {
+    if (!FOVEA_HAVE_X86_VARIANTS || (unsigned)isa >= FOVEA_ISA_COUNT) return FOVEA_ISA_SCALAR;
+    return isa > FOVEA_ISA_AVX512 ? FOVEA_ISA_AVX512 : isa;
+}
+
+/* The row of a bf16 table (every level has its own): itself where this build has its code, else scalar. */
+static inline fovea_isa fovea_bf16_config_row(fovea_isa isa) {
     return FOVEA_HAVE_X86_VARIANTS && (unsigned)isa < FOVEA_ISA_COUNT ? isa : FOVEA_ISA_SCALAR;
 }
 
@@ -62,6 +75,33 @@ const fovea_gemm_config *fovea_gemm_config_active(void);
 const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa);
 /* The ISA's config whose tile is nr columns wide (its main or narrow one), or NULL. */
 const fovea_gemm_config *fovea_gemm_config_with_width(fovea_isa isa, size_t nr);
+
+/* ---- bf16 GEMM (bf16-packed weights: bf16 products, fp32 accumulation) ---- */
+
+typedef struct fovea_bf16_gemm_config {
+    fovea_isa isa; /* recorded in packed weights */
+    size_t mr;
+    size_t nr;
+    size_t k_align; /* k of A panels, B panels and every kernel call is a multiple */
+    fovea_bf16_gemm_ukernel_fn ukernel;
+    fovea_bf16_gemm_pack_a_fn pack_a;
+    fovea_bf16_gemm_pack_b_fn pack_b;
+    const char *name; /* "bf16_gemm_12x32_avx512bf16" */
+} fovea_bf16_gemm_config;
+
+const fovea_bf16_gemm_config *fovea_bf16_gemm_config_active(void);
+/* Never NULL: a level without its own kernel runs the one below it. */
+const fovea_bf16_gemm_config *fovea_bf16_gemm_config_for(fovea_isa isa);
+
+/* ---- fp32 <-> bf16 conversion ---- */
+
+typedef struct fovea_convert_config {
+    fovea_f32_to_bf16_fn f32_to_bf16;
+    fovea_bf16_to_f32_fn bf16_to_f32;
+} fovea_convert_config;
+
+const fovea_convert_config *fovea_convert_config_active(void);
+const fovea_convert_config *fovea_convert_config_for(fovea_isa isa);
 
 /* ---- GEMM convolution: im2col packing and the pixel-rows tile ---- */
 

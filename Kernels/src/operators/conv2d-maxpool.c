@@ -27,9 +27,13 @@ static const size_t buffer_budget_floats = 64 * 1024;
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 static size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
+/* fp32 weights only: bf16-packed weights run in conv2d.c alone (a mismatch here). */
 static const fovea_conv_header *header_of(const void *packed) {
     const fovea_conv_header *h = packed;
-    return h != NULL && h->magic == FOVEA_CONV_MAGIC && h->isa < FOVEA_ISA_COUNT ? h : NULL;
+    return h != NULL && h->magic == FOVEA_CONV_MAGIC && h->isa < FOVEA_ISA_COUNT &&
+                   h->precision == FOVEA_PRECISION_F32
+               ? h
+               : NULL;
 }
 
 static int pool_is_valid(const fovea_pool2d_params *q) {

@@ -35,18 +35,84 @@ static const size_t b_block_floats = 64 * 1024;
 
 static const fovea_conv_header *header_of(const void *packed) {
     const fovea_conv_header *h = packed;
-    return h != NULL && h->magic == FOVEA_CONV_MAGIC && h->isa < FOVEA_ISA_COUNT ? h : NULL;
+    return h != NULL && h->magic == FOVEA_CONV_MAGIC && h->isa < FOVEA_ISA_COUNT &&
+                   (h->precision == FOVEA_PRECISION_F32 || h->precision == FOVEA_PRECISION_BF16)
+               ? h
+               : NULL;
 }
 
 static size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
-size_t fovea_conv2d_packed_size(const fovea_conv2d_params *p) {
+static int is_bf16(const fovea_conv_header *h) { return h->precision == FOVEA_PRECISION_BF16; }
+
+/* Floats of one group's bf16 A panels (two values per float, rounded up to 64 bytes). */
+static size_t bf16_group_floats(const fovea_bf16_gemm_config *config, size_t gm, size_t k) {
+    return round_up((fovea_bf16_gemm_packed_a_values(config->mr, gm, k, config->k_align) + 1) / 2, 16);
+}
+
+size_t fovea_conv2d_packed_size_precision(const fovea_conv2d_params *p, fovea_precision precision) {
     if (fovea_conv2d_check(p) != FOVEA_STATUS_OK) return 0;
-    const size_t mr = fovea_conv_weight_panel_rows(p, fovea_conv_config_active());
     const size_t gm = p->output_channels / p->groups;
     const size_t k = p->channels / p->groups * p->kernel_height * p->kernel_width;
-    const size_t group_floats = round_up(fovea_gemm_packed_a_floats(mr, gm, k), 16);
+    size_t group_floats = 0;
+    if (precision == FOVEA_PRECISION_F32) {
+        const size_t mr = fovea_conv_weight_panel_rows(p, fovea_conv_config_active());
+        group_floats = round_up(fovea_gemm_packed_a_floats(mr, gm, k), 16);
+    } else if (precision == FOVEA_PRECISION_BF16) {
+        group_floats = bf16_group_floats(fovea_bf16_gemm_config_active(), gm, k);
+    } else {
+        return 0;
+    }
     return FOVEA_CONV_HEADER_BYTES + (group_floats * p->groups + p->output_channels) * sizeof(float);
+}
+
+size_t fovea_conv2d_packed_size(const fovea_conv2d_params *p) {
+    return fovea_conv2d_packed_size_precision(p, FOVEA_PRECISION_F32);
+}
+
+/* bf16 weights: the active bf16 GEMM config's A panels; never pixel rows. */
+static void pack_bf16(const fovea_conv2d_params *p, const float *weights, const float *bias, void *packed) {
+    const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_active();
+    fovea_conv_header h = {0};
+    h.magic = FOVEA_CONV_MAGIC;
+    h.isa = (uint32_t)config->isa;
+    h.has_bias = bias != NULL;
+    h.precision = FOVEA_PRECISION_BF16;
+    h.params = *p;
+    h.group_outputs = p->output_channels / p->groups;
+    h.reduction = p->channels / p->groups * p->kernel_height * p->kernel_width;
+    h.group_floats = bf16_group_floats(config, h.group_outputs, h.reduction);
+    float *panels = (float *)((char *)packed + FOVEA_CONV_HEADER_BYTES);
+    for (size_t g = 0; g < p->groups; g++) {
+        uint16_t *group = (uint16_t *)(void *)(panels + g * h.group_floats);
+        const size_t values = fovea_bf16_gemm_packed_a_values(config->mr, h.group_outputs, h.reduction, config->k_align);
+        config->pack_a(config->mr, h.group_outputs, h.reduction, weights + g * h.group_outputs * h.reduction,
+                       h.reduction, 1, group);
+        /* The odd value and the 64-byte rounding past the panels: zeros, not whatever the buffer held. */
+        memset(group + values, 0, (h.group_floats * 2 - values) * sizeof(uint16_t));
+    }
+    float *packed_bias = panels + h.group_floats * p->groups;
+    for (size_t m = 0; m < p->output_channels; m++) packed_bias[m] = bias != NULL ? bias[m] : 0.0f;
+    memcpy(packed, &h, sizeof h);
+}
+
+fovea_status fovea_conv2d_pack_precision(const fovea_conv2d_params *p, fovea_precision precision,
+                                         const float *weights, const float *bias, void *packed, size_t packed_bytes) {
+    const fovea_status status = fovea_conv2d_check(p);
+    if (status != FOVEA_STATUS_OK) return status;
+    if (precision != FOVEA_PRECISION_F32 && precision != FOVEA_PRECISION_BF16) return FOVEA_STATUS_INVALID_PARAMETER;
+    if (weights == NULL || packed == NULL) return FOVEA_STATUS_NULL_POINTER;
+    if (packed_bytes < fovea_conv2d_packed_size_precision(p, precision)) return FOVEA_STATUS_BUFFER_TOO_SMALL;
+    if (precision == FOVEA_PRECISION_BF16) {
+        pack_bf16(p, weights, bias, packed);
+        return FOVEA_STATUS_OK;
+    }
+    return fovea_conv2d_pack(p, weights, bias, packed, packed_bytes);
+}
+
+fovea_precision fovea_conv2d_packed_precision(const void *packed) {
+    const fovea_conv_header *h = header_of(packed);
+    return h != NULL ? (fovea_precision)h->precision : (fovea_precision)-1;
 }
 
 fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weights, const float *bias, void *packed,
@@ -80,6 +146,7 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
 const char *fovea_conv2d_kernel_name(const void *packed) {
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL) return NULL;
+    if (is_bf16(h)) return fovea_bf16_gemm_config_for((fovea_isa)h->isa)->name;
     const fovea_conv_config *conv = fovea_conv_config_for((fovea_isa)h->isa);
     return h->pixel_rows ? conv->gemm_pixel_rows_name : conv->gemm->name;
 }
@@ -100,16 +167,34 @@ typedef struct schedule {
     size_t thread_floats;  /* workspace floats per thread */
 } schedule;
 
-static schedule make_schedule(const fovea_conv_header *h, size_t threads) {
-    const fovea_gemm_config *config = fovea_gemm_config_for((fovea_isa)h->isa);
+/* The GEMM tile packed weights run: the fp32 or the bf16 config's. */
+static void tile_of(const fovea_conv_header *h, size_t *mr, size_t *nr) {
+    if (is_bf16(h)) {
+        const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_for((fovea_isa)h->isa);
+        *mr = config->mr;
+        *nr = config->nr;
+    } else {
+        const fovea_gemm_config *config = fovea_gemm_config_for((fovea_isa)h->isa);
+        *mr = config->mr;
+        *nr = config->nr;
+    }
+}
+
+/* The reduction of bf16 panels: K padded to the kernel's k_align. */
+static size_t bf16_reduction(const fovea_conv_header *h) {
+    return round_up(h->reduction, fovea_bf16_gemm_config_for((fovea_isa)h->isa)->k_align);
+}
+
+static schedule make_fp32_schedule(const fovea_conv_header *h, size_t threads) {
     const fovea_conv2d_params *p = &h->params;
-    const size_t nr = config->nr;
+    size_t mr = 0, nr = 0;
+    tile_of(h, &mr, &nr);
     const size_t kc = h->reduction < k_block ? h->reduction : k_block;
     if (threads < 1) threads = 1;
     schedule s;
     s.columns = p->batch * p->output_height * p->output_width;
     s.panels = (s.columns + nr - 1) / nr;
-    s.row_panels = (h->group_outputs + config->mr - 1) / config->mr;
+    s.row_panels = (h->group_outputs + mr - 1) / mr;
     size_t most = b_block_floats / kc / nr; /* panels of packed B that stay in L2 */
     if (most < 1) most = 1;
     /*
@@ -159,6 +244,20 @@ static schedule make_schedule(const fovea_conv_header *h, size_t threads) {
     return s;
 }
 
+/*
+ * bf16 weights split the work as fp32 ones with their own tile; each thread's
+ * slice then also holds its block converted to bf16 pairs, after the fp32 block.
+ */
+static schedule make_schedule(const fovea_conv_header *h, size_t threads) {
+    schedule s = make_fp32_schedule(h, threads);
+    if (is_bf16(h)) {
+        size_t mr = 0, nr = 0;
+        tile_of(h, &mr, &nr);
+        s.thread_floats += round_up(bf16_reduction(h) * s.block_panels * nr / 2, 16);
+    }
+    return s;
+}
+
 size_t fovea_conv2d_workspace_size(const void *packed, size_t threads) {
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL) return 0;
@@ -178,6 +277,7 @@ typedef struct conv_run {
     const fovea_conv_header *h;
     const fovea_conv_config *conv;
     const fovea_gemm_config *config; /* conv->gemm */
+    const fovea_bf16_gemm_config *bf16; /* bf16 weights: their kernel (else NULL) */
     schedule s;
     const float *panels;
     const float *bias;
@@ -285,6 +385,34 @@ static void run_straddling_panel(const conv_run *r, const float *a_panel, const 
         for (size_t j = 0; j < width; j++) out[j][i * image_columns] = tile[i * nr + j];
 }
 
+/*
+ * Packs merged columns [n0, n_end) of group g's B (1×1 input planes or
+ * im2col) into column panels of nr at `b`, K×nr floats each. A 1×1 layer
+ * packs only the panels its kernel cannot read in place (straddling or
+ * ragged), or all of them with `pack_all`.
+ */
+static void pack_block(const conv_run *r, size_t g, size_t n0, size_t n_end, size_t nr, int pack_all, float *b) {
+    const fovea_conv2d_params *p = &r->h->params;
+    const size_t k = r->h->reduction, image_columns = p->output_height * p->output_width;
+    const size_t group_channels = p->channels / p->groups, input_plane = p->input_height * p->input_width;
+    if (fovea_conv_is_pointwise(p)) {
+        for (size_t c0 = n0; c0 < n_end; c0 += nr) {
+            const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
+            const column_panel cp = column_panel_at(c0, width, image_columns);
+            if (pack_all || cp.straddles || width < nr) pack_pointwise_panel(r, g, c0, width, nr, b + (c0 - n0) * k);
+        }
+    } else {
+        const float *x = r->x + g * group_channels * input_plane;
+        const fovea_conv_config *conv = r->conv;
+        if (conv->im2col_stride2_panels != NULL && fovea_im2col_stride2_panels_applies(p, nr))
+            conv->im2col_stride2_panels(p, x, p->channels * input_plane, n0, n_end - n0, b);
+        else if (conv->im2col_3x3s2_rows != NULL && fovea_im2col_3x3s2_rows_applies(p, nr))
+            conv->im2col_3x3s2_rows(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
+        else
+            fovea_im2col_pack(p, x, p->channels * input_plane, n0, n_end - n0, nr, conv, b);
+    }
+}
+
 /* Runs units [first, end) with `b` as this thread's packing buffer. */
 static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
     const fovea_conv2d_params *p = &r->h->params;
@@ -317,22 +445,7 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
             continue;
         }
         if (block_index != packed_block) {
-            if (direct) {
-                for (size_t c0 = n0; c0 < n_end; c0 += nr) {
-                    const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
-                    const column_panel cp = column_panel_at(c0, width, image_columns);
-                    if (cp.straddles || width < nr) pack_pointwise_panel(r, g, c0, width, nr, b + (c0 - n0) * k);
-                }
-            } else {
-                const float *x = r->x + g * group_channels * input_plane;
-                const fovea_conv_config *conv = r->conv;
-                if (conv->im2col_stride2_panels != NULL && fovea_im2col_stride2_panels_applies(p, nr))
-                    conv->im2col_stride2_panels(p, x, p->channels * input_plane, n0, n_end - n0, b);
-                else if (conv->im2col_3x3s2_rows != NULL && fovea_im2col_3x3s2_rows_applies(p, nr))
-                    conv->im2col_3x3s2_rows(p, x, p->channels * input_plane, n0, n_end - n0, nr, b);
-                else
-                    fovea_im2col_pack(p, x, p->channels * input_plane, n0, n_end - n0, nr, conv, b);
-            }
+            pack_block(r, g, n0, n_end, nr, 0, b);
             packed_block = block_index;
         }
         const size_t step = k_step(k);
@@ -372,11 +485,103 @@ static void run_units(const conv_run *r, size_t first, size_t end, float *b) {
     }
 }
 
+/* The k-step of bf16 panels: fp32's split of the padded reduction, each step a multiple of k_align. */
+static size_t bf16_k_step(size_t k_padded, size_t k_align) {
+    const size_t blocks = (k_padded + k_block - 1) / k_block;
+    return blocks > 0 ? round_up((k_padded + blocks - 1) / blocks, k_align) : k_padded;
+}
+
+/*
+ * A straddling panel of bf16 weights (run_straddling_panel's scatter): the
+ * whole padded reduction into a tile, then its columns to their images.
+ */
+static void run_straddling_panel_bf16(const conv_run *r, const uint16_t *a_panel, const uint16_t *b_panel,
+                                      size_t rows, size_t row0, size_t g, size_t column, size_t width) {
+    const fovea_conv2d_params *p = &r->h->params;
+    const size_t nr = r->bf16->nr, gm = r->h->group_outputs, image_columns = p->output_height * p->output_width;
+    float tile[32 * 64] __attribute__((aligned(64)));
+    float *out[64];
+    for (size_t j = 0; j < width; j++) {
+        const size_t n = (column + j) / image_columns, q = (column + j) % image_columns;
+        out[j] = r->y + n * r->y_batch_stride + (g * gm + row0) * image_columns + q;
+    }
+    if (r->add)
+        for (size_t i = 0; i < rows; i++)
+            for (size_t j = 0; j < width; j++) tile[i * nr + j] = out[j][i * image_columns];
+    r->bf16->ukernel(rows, width, bf16_reduction(r->h), a_panel, b_panel, tile, nr, r->bias + g * gm + row0, r->add,
+                     &r->epilogue);
+    for (size_t i = 0; i < rows; i++)
+        for (size_t j = 0; j < width; j++) out[j][i * image_columns] = tile[i * nr + j];
+}
+
+/*
+ * run_units for bf16 weights: each block is packed by the fp32 packers (every
+ * panel, also 1×1 ones: the kernel reads bf16 pairs, not the input planes),
+ * converted once to bf16 pairs after the fp32 block in `b`, and multiplied
+ * panel by panel. No matrix-vector path: a single column runs as a ragged panel.
+ */
+static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b) {
+    const fovea_conv2d_params *p = &r->h->params;
+    const fovea_bf16_gemm_config *config = r->bf16;
+    const size_t mr = config->mr, nr = config->nr, k = r->h->reduction, gm = r->h->group_outputs;
+    const size_t kp = bf16_reduction(r->h);
+    const size_t image_columns = p->output_height * p->output_width;
+    uint16_t *pairs = (uint16_t *)(void *)(b + round_up(k * r->s.block_panels * nr, 16));
+    size_t packed_block = SIZE_MAX;
+    for (size_t unit = first; unit < end; unit++) {
+        const size_t chunk = unit % r->s.row_chunks;
+        const size_t block_index = unit / r->s.row_chunks;
+        const size_t column_block = block_index % r->s.column_blocks;
+        const size_t g = block_index / r->s.column_blocks;
+        const size_t first_panel = r->s.panels * column_block / r->s.column_blocks;
+        const size_t end_panel = r->s.panels * (column_block + 1) / r->s.column_blocks;
+        const size_t n0 = first_panel * nr;
+        const size_t n_end = end_panel * nr < r->s.columns ? end_panel * nr : r->s.columns;
+        const size_t panel_first = r->s.row_panels * chunk / r->s.row_chunks;
+        const size_t panel_end = r->s.row_panels * (chunk + 1) / r->s.row_chunks;
+        const uint16_t *a = (const uint16_t *)(const void *)(r->panels + g * r->h->group_floats);
+        if (block_index != packed_block) {
+            pack_block(r, g, n0, n_end, nr, 1, b);
+            for (size_t c0 = n0; c0 < n_end; c0 += nr) config->pack_b(nr, k, kp, b + (c0 - n0) * k, pairs + (c0 - n0) * kp);
+            packed_block = block_index;
+        }
+        const size_t step = bf16_k_step(kp, config->k_align);
+        for (size_t k0 = 0; k0 < kp; k0 += step) {
+            const size_t kc = kp - k0 < step ? kp - k0 : step;
+            const int first_block = k0 == 0, last_block = k0 + kc == kp;
+            const int accumulate = !first_block || r->add;
+            for (size_t ip = panel_first; ip < panel_end; ip++) {
+                const size_t rows = gm - ip * mr < mr ? gm - ip * mr : mr;
+                const uint16_t *a_panel = a + ip * mr * kp;
+                const float *bias = first_block ? r->bias + g * gm + ip * mr : NULL;
+                const fovea_epilogue *epilogue = last_block ? &r->epilogue : NULL;
+                for (size_t c0 = n0; c0 < n_end; c0 += nr) {
+                    const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
+                    const column_panel cp = column_panel_at(c0, width, image_columns);
+                    const uint16_t *panel = pairs + (c0 - n0) * kp;
+                    if (cp.straddles) {
+                        if (first_block) run_straddling_panel_bf16(r, a_panel, panel, rows, ip * mr, g, c0, width);
+                        continue;
+                    }
+                    float *y_tile = r->y + cp.image * r->y_batch_stride + (g * gm + ip * mr) * image_columns + cp.pixel;
+                    config->ukernel(rows, width, kc, a_panel + k0 * mr, panel + k0 * nr, y_tile, image_columns, bias,
+                                    accumulate, epilogue);
+                }
+            }
+        }
+    }
+}
+
 /* fovea_conv2d_f32 and fovea_conv2d_add_f32: `add` starts every output tile from y's values. */
 /* One thread's share of the units, with its own packing buffer. */
 static void run_share(void *context, size_t tid, size_t count) {
     const conv_run *r = (const conv_run *)context;
-    run_units(r, r->s.units * tid / count, r->s.units * (tid + 1) / count, r->buffers + tid * r->s.thread_floats);
+    const size_t first = r->s.units * tid / count, end = r->s.units * (tid + 1) / count;
+    float *b = r->buffers + tid * r->s.thread_floats;
+    if (r->bf16 != NULL)
+        run_units_bf16(r, first, end, b);
+    else
+        run_units(r, first, end, b);
 }
 
 static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,
@@ -396,6 +601,7 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
     r.h = h;
     r.conv = fovea_conv_config_for((fovea_isa)h->isa);
     r.config = r.conv->gemm;
+    r.bf16 = is_bf16(h) ? fovea_bf16_gemm_config_for((fovea_isa)h->isa) : NULL;
     r.panels = (const float *)((const char *)packed + FOVEA_CONV_HEADER_BYTES);
     r.bias = bias != NULL ? bias : r.panels + h->group_floats * p->groups;
     r.x = x;

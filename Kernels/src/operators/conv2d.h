@@ -14,17 +14,20 @@
 /*
  * The start of a packed buffer: what it was packed for. The A panels of each
  * group follow at the first 64-byte boundary, `group_floats` apart, then the
- * bias (output_channels floats, zeros when the model has none).
+ * bias (output_channels floats, zeros when the model has none). bf16 weights
+ * (precision FOVEA_PRECISION_BF16) are the bf16 GEMM config's A panels, with
+ * the reduction padded to its k_align; they run only in conv2d.c's GEMM path.
  */
 typedef struct fovea_conv_header {
     uint32_t magic;
     uint32_t isa;
     uint32_t has_bias;
     uint32_t pixel_rows;    /* weights in panels of 32 channels for f32_gemm_t8x32 (conv2d-pixel-rows.c) */
+    uint32_t precision;     /* fovea_precision: BF16 panels hold bf16 values in the bf16 GEMM config's layout */
     fovea_conv2d_params params;
     size_t group_outputs;   /* M per group */
     size_t reduction;       /* K = channels/groups × kernel_height × kernel_width */
-    size_t group_floats;    /* packed A floats per group */
+    size_t group_floats;    /* packed A per group, in floats (bf16: two values per float) */
 } fovea_conv_header;
 
 enum { FOVEA_CONV_HEADER_BYTES = (sizeof(fovea_conv_header) + 63) / 64 * 64 };

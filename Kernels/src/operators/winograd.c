@@ -39,8 +39,6 @@ _Static_assert(sizeof(packed_header) <= HEADER_BYTES, "the packed header outgrew
 static const uint32_t packed_magic = 0x31475746u; /* "FWG1" */
 static const uint32_t packed_version = 1;
 
-static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512"};
-
 /* ---- Checks ------------------------------------------------------------------------------ */
 
 /* a·b·c·d, or sets *overflow if the byte count of that many floats does not fit in ptrdiff_t. */
@@ -105,7 +103,7 @@ static int read_header(const void *packed, packed_header *h) {
     if (packed == NULL) return 0;
     memcpy(h, packed, sizeof *h);
     if (h->magic != packed_magic || h->version != packed_version || !tile_is_valid(h->tile) ||
-        h->isa >= FOVEA_ISA_COUNT || !fovea_kernels_isa_supported(isa_names[h->isa])) {
+        h->isa >= FOVEA_ISA_COUNT || !fovea_kernels_isa_supported(fovea_isa_name((fovea_isa)h->isa))) {
         return 0;
     }
     const fovea_gemm_config *cfg = fovea_gemm_config_with_width((fovea_isa)h->isa, (size_t)h->nr);

@@ -133,7 +133,8 @@ double fovea_fma_peak_gflops(const char *isa, double seconds) {
     peak_block_fn block = peak_block_scalar;
 #if defined(__x86_64__)
     double flops_per_iteration = 14.0 * 1 * 2;
-    if (strcmp(isa, "avx512") == 0) {
+    /* The bf16 levels' fp32 multiply-add is AVX-512's. */
+    if (strcmp(isa, "avx512") == 0 || strcmp(isa, "avx512bf16") == 0 || strcmp(isa, "amx") == 0) {
         block = peak_block_avx512;
         flops_per_iteration = 16.0 * 16 * 2;
     } else if (strcmp(isa, "avx2") == 0) {

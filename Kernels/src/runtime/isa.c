@@ -4,12 +4,13 @@
  */
 #include "fovea_kernels.h"
 #include "runtime.h"
+#include "amx.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512"};
+static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512", "avx512bf16", "amx"};
 
 /* Bit i set: ISA i is usable. -1 until detected. Detection is idempotent, so a race only repeats it. */
 static atomic_int supported_mask = -1;
@@ -25,7 +26,13 @@ static int detect_supported_mask(void) {
     /* __builtin_cpu_supports also checks that the OS saves the AVX / AVX-512 registers. */
     const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     if (avx2) mask |= 1 << FOVEA_ISA_AVX2;
-    if (avx2 && __builtin_cpu_supports("avx512f")) mask |= 1 << FOVEA_ISA_AVX512;
+    const int avx512 = avx2 && __builtin_cpu_supports("avx512f");
+    if (avx512) mask |= 1 << FOVEA_ISA_AVX512;
+    const int avx512bf16 = avx512 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                           __builtin_cpu_supports("avx512bf16");
+    if (avx512bf16) mask |= 1 << FOVEA_ISA_AVX512BF16;
+    /* AMX also needs the kernel's permission for the tile state (runtime/amx.c asks for it). */
+    if (avx512bf16 && fovea_amx_usable()) mask |= 1 << FOVEA_ISA_AMX;
 #endif
     return mask;
 }
@@ -38,6 +45,8 @@ static int isa_is_supported(int isa) {
     }
     return isa >= 0 && isa < FOVEA_ISA_COUNT && (mask >> isa) & 1;
 }
+
+const char *fovea_isa_name(fovea_isa isa) { return (unsigned)isa < FOVEA_ISA_COUNT ? isa_names[isa] : NULL; }
 
 int fovea_isa_level(const char *name) {
     if (name == NULL) return -1;

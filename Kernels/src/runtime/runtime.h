@@ -23,13 +23,24 @@
  */
 #define FOVEA_TARGET_AVX2 __attribute__((target("avx2,fma")))
 #define FOVEA_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+/* AVX-512 with the bf16 dot product (vdpbf16ps) and conversions (vcvtneps2bf16). */
+#define FOVEA_TARGET_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,fma")))
+/* The above plus AMX tiles with bf16 tile products (tdpbf16ps). */
+#define FOVEA_TARGET_AMX \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,fma,amx-tile,amx-bf16")))
 
-/* The ISA levels, lowest first; every kernel has one variant per level. */
+/*
+ * The ISA levels, lowest first; each level includes the ones below it. Every
+ * config table has a row per level; the levels above AVX-512 only add bf16
+ * arithmetic, so fp32 tables run AVX-512's row there (configs/config.h).
+ */
 typedef enum fovea_isa {
     FOVEA_ISA_SCALAR = 0,
-    FOVEA_ISA_AVX2 = 1,   /* AVX2 + FMA */
-    FOVEA_ISA_AVX512 = 2, /* AVX-512F */
-    FOVEA_ISA_COUNT = 3
+    FOVEA_ISA_AVX2 = 1,       /* AVX2 + FMA */
+    FOVEA_ISA_AVX512 = 2,     /* AVX-512F */
+    FOVEA_ISA_AVX512BF16 = 3, /* AVX-512F + AVX512_BF16 (vdpbf16ps) */
+    FOVEA_ISA_AMX = 4,        /* the above + AMX-TILE + AMX-BF16, with the OS's permission to use the tiles */
+    FOVEA_ISA_COUNT = 5
 } fovea_isa;
 
 /*
@@ -39,8 +50,11 @@ typedef enum fovea_isa {
  */
 fovea_isa fovea_active_isa(void);
 
-/* The level of an ISA name ("scalar", "avx2", "avx512"), or -1 if unknown; supported or not. */
+/* The level of an ISA name ("scalar", "avx2", "avx512", "avx512bf16", "amx"), or -1 if unknown; supported or not. */
 int fovea_isa_level(const char *name);
+
+/* The name of a level ("avx512bf16"); NULL past FOVEA_ISA_COUNT. */
+const char *fovea_isa_name(fovea_isa isa);
 
 /*
  * The threads a kernel call on `pool` runs on: the pool's `threads` (NULL, 0

@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 void reference_conv2d(const fovea_conv2d_params *p, const float *w, const float *bias, const float *x, double *sum,
                       double *magnitude) {
@@ -187,4 +188,20 @@ void reference_transpose(size_t rank, const size_t *shape, const size_t *perm, c
         }
         y[t] = x[in];
     }
+}
+
+uint16_t reference_bf16_from_f32(float value) {
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    const uint32_t kept = bits >> 16, dropped = bits & 0xFFFFu;
+    if (isnan(value)) return (uint16_t)(kept | 0x0040u);
+    if (dropped > 0x8000u || (dropped == 0x8000u && (kept & 1u))) return (uint16_t)(kept + 1u);
+    return (uint16_t)kept;
+}
+
+float reference_round_to_bf16(float value) {
+    const uint32_t bits = (uint32_t)reference_bf16_from_f32(value) << 16;
+    float result;
+    memcpy(&result, &bits, sizeof result);
+    return result;
 }

@@ -10,6 +10,7 @@
 #include "fovea_kernels.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Convolution (grouped, strided, padded, dilated; depthwise is groups ==
@@ -62,5 +63,16 @@ void reference_channel_affine(size_t batch, size_t channels, size_t plane, const
 
 /* The axis permutation y = transpose(x, perm) of a row-major `shape`, by an odometer over y. */
 void reference_transpose(size_t rank, const size_t *shape, const size_t *perm, const float *x, float *y);
+
+/*
+ * fp32 -> bf16 as its definition reads: keep the upper 16 bits and round up
+ * (away from zero in magnitude) when the dropped half is above 0x8000, or
+ * exactly 0x8000 with an odd kept half; a NaN keeps its upper half with the
+ * quiet bit (0x0040) set.
+ */
+uint16_t reference_bf16_from_f32(float value);
+
+/* `value` rounded to bf16 and back to float (the value a bf16 kernel multiplies). */
+float reference_round_to_bf16(float value);
 
 #endif

@@ -65,9 +65,14 @@ static inline int test_finish(const char *suite) {
     return test_failures == 0 ? 0 : 1;
 }
 
-/* Every ISA name the library knows, lowest first. */
-static const char *const test_isas[] = {"scalar", "avx2", "avx512"};
-enum { test_isa_count = 3 };
+/* Every ISA name the library knows, lowest first (fp32 kernels run avx512's code on the last two). */
+static const char *const test_isas[] = {"scalar", "avx2", "avx512", "avx512bf16", "amx"};
+enum { test_isa_count = 5 };
+
+/* The ISA whose fp32 kernels run on `isa` (and name them): avx512's on the bf16 levels above it. */
+static inline const char *test_fp32_isa(const char *isa) {
+    return strcmp(isa, "avx512bf16") == 0 || strcmp(isa, "amx") == 0 ? "avx512" : isa;
+}
 
 /* ---- Random numbers (splitmix64: small, seeded, the same on every machine) ---- */
 

@@ -36,7 +36,8 @@ public struct KernelsBackend: Backend {
         return try family.prepare(node, self)
     }
 
-    /// The ISA the kernels use now: `avx512`, `avx2` or `scalar`.
+    /// The ISA the kernels use now: `amx`, `avx512bf16`, `avx512`, `avx2` or `scalar`
+    /// (the first two run AVX-512's fp32 kernels and add bf16 ones).
     public static var isa: String { String(cString: fovea_kernels_isa_name()) }
 
     /// The family that implements `op`, if any.

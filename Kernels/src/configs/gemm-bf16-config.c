@@ -1,0 +1,58 @@
+/*
+ * The bf16 GEMM microkernel of each ISA (configs/config.h). Unlike the fp32
+ * tables every level has its own row: AVX512_BF16's vdpbf16ps, AMX's tiles
+ * (when the bf16-amx branch's kernel is in the build; until then the amx row
+ * runs AVX512_BF16's), and below them the same bf16 weights widened to fp32
+ * (AVX-512 FMAs, or portable C on scalar and AVX2), so that a bf16 plan runs
+ * on every CPU. The tiles are measured in
+ * Benchmarks/results/2026-12-07-amd-epyc-zen5-bf16-kernels.md.
+ */
+#include "config.h"
+
+static const fovea_bf16_gemm_config scalar = {
+    .isa = FOVEA_ISA_SCALAR, .mr = 4, .nr = 16, .k_align = 2, .ukernel = fovea_bf16_gemm_4x16__scalar,
+    .pack_a = fovea_bf16_gemm_pack_a_pairs, .pack_b = fovea_bf16_gemm_pack_b, .name = "bf16_gemm_4x16_scalar"};
+
+#if FOVEA_HAVE_X86_VARIANTS
+static const fovea_bf16_gemm_config avx2 = {
+    .isa = FOVEA_ISA_AVX2, .mr = 4, .nr = 16, .k_align = 2, .ukernel = fovea_bf16_gemm_4x16__scalar,
+    .pack_a = fovea_bf16_gemm_pack_a_pairs, .pack_b = fovea_bf16_gemm_pack_b, .name = "bf16_gemm_4x16_scalar"};
+
+static const fovea_bf16_gemm_config avx512 = {
+    .isa = FOVEA_ISA_AVX512, .mr = 8, .nr = 32, .k_align = 2, .ukernel = fovea_bf16_gemm_8x32__avx512,
+    .pack_a = fovea_bf16_gemm_pack_a_pairs, .pack_b = fovea_bf16_gemm_pack_b__avx512,
+    .name = "bf16_gemm_8x32_avx512"};
+
+static const fovea_bf16_gemm_config avx512bf16 = {
+    .isa = FOVEA_ISA_AVX512BF16, .mr = 12, .nr = 32, .k_align = 2, .ukernel = fovea_bf16_gemm_12x32__avx512bf16,
+    .pack_a = fovea_bf16_gemm_pack_a_pairs, .pack_b = fovea_bf16_gemm_pack_b__avx512,
+    .name = "bf16_gemm_12x32_avx512bf16"};
+
+#ifdef FOVEA_HAVE_AMX_KERNEL
+static const fovea_bf16_gemm_config amx = {
+    .isa = FOVEA_ISA_AMX, .mr = 32, .nr = 32, .k_align = 32, .ukernel = fovea_bf16_gemm_32x32__amx,
+    .pack_a = fovea_bf16_gemm_pack_a_k32, .pack_b = fovea_bf16_gemm_pack_b__avx512, .name = "bf16_gemm_32x32_amx"};
+#endif
+#endif
+
+static const fovea_bf16_gemm_config *const configs[FOVEA_ISA_COUNT] = {
+    [FOVEA_ISA_SCALAR] = &scalar,
+#if FOVEA_HAVE_X86_VARIANTS
+    [FOVEA_ISA_AVX2] = &avx2,
+    [FOVEA_ISA_AVX512] = &avx512,
+    [FOVEA_ISA_AVX512BF16] = &avx512bf16,
+#ifdef FOVEA_HAVE_AMX_KERNEL
+    [FOVEA_ISA_AMX] = &amx,
+#else
+    [FOVEA_ISA_AMX] = &avx512bf16,
+#endif
+#endif
+};
+
+const fovea_bf16_gemm_config *fovea_bf16_gemm_config_for(fovea_isa isa) {
+    return configs[fovea_bf16_config_row(isa)];
+}
+
+const fovea_bf16_gemm_config *fovea_bf16_gemm_config_active(void) {
+    return fovea_bf16_gemm_config_for(fovea_active_isa());
+}
