@@ -20,9 +20,10 @@ public struct ModelConfiguration: Sendable {
     /// default) gives the float32 answers `fovea parity` vouches for.
     /// ``Precision/bf16`` lets the `kernels` backend run its GEMM convolutions
     /// with bfloat16 multiplies and float32 accumulation — faster on CPUs with
-    /// AVX512_BF16 or AMX, within a looser, documented tolerance (about 1% of a
-    /// layer's largest output; the top class of the shared photos unchanged);
-    /// other steps and other backends run in float32. `model.plan().assignments`
+    /// AVX512_BF16 or AMX, within a looser, documented tolerance
+    /// (`KernelsBackend.bf16Tolerance`; SqueezeNet 1.1's logits move by under 1%
+    /// of the largest, the top class of every shared photo unchanged); other
+    /// steps and other backends run in float32. `model.plan().assignments`
     /// names each step's precision.
     public var precision: Precision
 

@@ -74,7 +74,7 @@ struct Bench: ParsableCommand {
                      result.threads, result.threads == 1 ? "" : "s",
                      2 * Double(result.multiplyAccumulates) / (result.medianMilliseconds * 1e6)))
         print(Self.bf16Line(hardware: BackendRegistry.bf16Hardware, precision: backend.precision.precision,
-                            steps: result.nodes.filter { $0.algorithm.contains("bf16") }.count))
+                            steps: result.nodes.filter { $0.precision == .bf16 }.count))
         if result.nodes.contains(where: { $0.backend == "blas" }) {
             print("blas: \(BackendRegistry.openBLASConfiguration)")
         }

@@ -10,14 +10,3 @@ extension KernelsBackend {
         fovea_kernels_vector_isa().map { String(cString: $0) }
     }
 }
-
-extension KernelsBackend {
-    /// The bfloat16 matrix hardware the kernels can use on this CPU: `amx`
-    /// (AMX-BF16 tiles, with the kernel's permission), `avx512bf16`
-    /// (`vdpbf16ps`), or `nil` where bfloat16 steps run a portable kernel with
-    /// the same numerics and no speed gain. A property of the hardware and
-    /// the build, like ``vectorISA``.
-    public static var bf16Hardware: String? {
-        ["amx", "avx512bf16"].first { fovea_kernels_isa_supported($0) != 0 }
-    }
-}

@@ -21,28 +21,9 @@ struct PackedGemmConvolutionStep: PreparedStep {
     /// reads its starting values before it stores them.
     var overwritableInput: Int? { shape.addsResidual ? 3 : nil }
 
-    /// The bound of a ``Precision/bf16`` step, relative to the largest
-    /// magnitude of the reference output (``PreparedStep/tolerance``; parity
-    /// carries it to every node downstream).
-    ///
-    /// Why 4e-2: rounding a weight and an input to bf16 (8 significant bits)
-    /// changes each by at most 2⁻⁹ of itself, so a product by at most about
-    /// 2⁻⁸ = 3.9e-3; float32 accumulation adds next to nothing. A sum of
-    /// products of both signs can lose more than that relative to its own
-    /// size, but the errors of independent roundings mostly cancel and the
-    /// bound is relative to the largest output of the layer, not each one.
-    /// Through a network the errors of successive bf16 layers compound, and
-    /// this bound must hold at every node after them. Measured with `fovea
-    /// parity --precision bf16` (Benchmarks/results/2026-12-07-amd-epyc-zen5-bf16-plan.md,
-    /// AMD EPYC Zen 5): the largest node error was about 1.0e-2 on SqueezeNet
-    /// 1.1 and 1.0 and the Core ML SqueezeNets, over random inputs and the
-    /// shared photos; 4e-2 leaves a factor of about 4 for deeper networks and
-    /// other inputs while still catching a wrongly packed or wrongly rounded
-    /// kernel (those err by tens of percent).
-    static let bf16Tolerance: Float = 4e-2
 
-    /// float32 steps keep the protocol's 1e-4; bf16 steps ``bf16Tolerance``.
-    var tolerance: Float { precision == .bf16 ? Self.bf16Tolerance : 1e-4 }
+    /// float32 steps keep the protocol's 1e-4; bf16 steps ``KernelsBackend/bf16Tolerance``.
+    var tolerance: Float { precision == .bf16 ? KernelsBackend.bf16Tolerance : 1e-4 }
 
     /// `label` names the method in the algorithm (default: `gemm 1x1` or `im2col+gemm k×k`).
     /// `precision` ``Precision/bf16`` packs the weights in bfloat16 when the
