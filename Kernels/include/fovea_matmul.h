@@ -34,7 +34,25 @@ size_t fovea_matmul_packed_b_floats(size_t k, size_t n);
 fovea_status fovea_matmul_pack_b(size_t k, size_t n, const float *b, size_t row_stride, size_t column_stride,
                                  float scale, float *packed, size_t packed_floats);
 
-/** Workspace floats a run of m rows over packed B needs with up to `threads` threads. */
+/**
+ * fovea_matmul_packed_b_floats for B of a given precision (fovea_kernels.h):
+ * FOVEA_PRECISION_BF16 holds B as bf16, for the active ISA's bf16 GEMM kernel
+ * (about half the floats). 0 for an invalid precision.
+ */
+size_t fovea_matmul_packed_b_floats_precision(size_t k, size_t n, fovea_precision precision);
+
+/**
+ * fovea_matmul_pack_b at a precision: BF16 rounds scale·B to bfloat16
+ * (fovea_bf16.h). fovea_matmul_f32 then rounds each A value to bf16,
+ * multiplies bf16 by bf16 (exact in float32) and sums in float32 k-blocks of
+ * 256, adding bias and activation in float32; A and C stay float32.
+ * INVALID_PARAMETER also for a precision that is neither.
+ */
+fovea_status fovea_matmul_pack_b_precision(size_t k, size_t n, const float *b, size_t row_stride,
+                                           size_t column_stride, float scale, fovea_precision precision,
+                                           float *packed, size_t packed_floats);
+
+/** Workspace floats a run of m rows over packed B (either precision) needs with up to `threads` threads. */
 size_t fovea_matmul_workspace_floats(const float *packed_b, size_t m, size_t threads);
 
 /**

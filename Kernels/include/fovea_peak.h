@@ -45,6 +45,17 @@ extern "C" {
 double fovea_fma_peak_gflops(const char *isa, double seconds);
 
 /**
+ * Measures single-thread bf16 dot-product throughput in GFLOP/s: 16
+ * independent chains of AVX512_BF16's vdpbf16ps on zmm registers, each adding
+ * 32 bf16 products into 16 float32 lanes (a product and its add count as 2
+ * operations, as for fovea_fma_peak_gflops, so 64 per instruction). The
+ * bf16 convolution kernels are measured against this. Same timing as
+ * fovea_fma_peak_gflops (`seconds`, fastest block, calling thread only).
+ * Returns 0 where the CPU or build has no AVX512_BF16.
+ */
+double fovea_bf16_dot_peak_gflops(double seconds);
+
+/**
  * Measures memory bandwidth in GB/s (10⁹ bytes per second): the fastest of
  * repeated copies of `bytes` (0: 64 MB, larger than the last-level cache of
  * current CPUs; clamped to 4 KB ... 4 GB) from one buffer to another with

@@ -48,5 +48,15 @@ int main(void) {
         CHECK_STATUS(fovea_kernels_set_isa("auto"), FOVEA_STATUS_OK);
         break;
     }
+    /* The bf16 dot product: where the CPU has it, positive, plausible, and not below the fp32 FMA peak
+       (twice the products per instruction; a CPU issuing it at half the FMA rate still passes: a sanity bound). */
+    const double bf16 = fovea_bf16_dot_peak_gflops(0.05);
+    printf("bf16 dot (vdpbf16ps) %.1f GFLOP/s\n", bf16);
+    if (fovea_kernels_isa_supported("avx512bf16")) {
+        CHECK(bf16 > 0.0 && bf16 < 2 * IMPLAUSIBLE_GFLOPS, "bf16 dot peak %.1f", bf16);
+        CHECK(bf16 >= 0.4 * fovea_fma_peak_gflops("avx512", 0.05), "bf16 dot peak %.1f far below the FMA peak", bf16);
+    } else {
+        CHECK(bf16 == 0.0, "no avx512bf16, yet a bf16 dot peak of %.1f", bf16);
+    }
     return test_finish("test_fma_peak");
 }

@@ -87,11 +87,17 @@ typedef struct fovea_bf16_gemm_config {
     fovea_bf16_gemm_pack_a_fn pack_a;
     fovea_bf16_gemm_pack_b_fn pack_b;
     const char *name; /* "bf16_gemm_12x32_avx512bf16" */
+    /* The same kernel body with fewer rows, for M it pads much less (NULL: none). */
+    const struct fovea_bf16_gemm_config *fewer_rows;
 } fovea_bf16_gemm_config;
 
 const fovea_bf16_gemm_config *fovea_bf16_gemm_config_active(void);
-/* Never NULL: a level without its own kernel runs the one below it. */
+/* Never NULL: off x86 every level runs scalar's. */
 const fovea_bf16_gemm_config *fovea_bf16_gemm_config_for(fovea_isa isa);
+/* The tile of `isa` for m rows of weights: its main one, or fewer_rows where that pads m by clearly less. */
+const fovea_bf16_gemm_config *fovea_bf16_gemm_config_for_rows(fovea_isa isa, size_t m);
+/* The tile of `isa` with `mr` rows (its main or fewer_rows one), or NULL. */
+const fovea_bf16_gemm_config *fovea_bf16_gemm_config_with_mr(fovea_isa isa, size_t mr);
 
 /* ---- fp32 <-> bf16 conversion ---- */
 

@@ -31,10 +31,10 @@ void fovea_bf16_gemm_pack_a_k32(size_t mr, size_t m, size_t k, const float *a, s
     pack_a_grouped(32, mr, m, k, a, row_stride, column_stride, packed);
 }
 
-void fovea_bf16_gemm_pack_b(size_t nr, size_t kc, size_t kc_padded, const float *b, uint16_t *packed) {
+void fovea_bf16_gemm_pack_b(size_t nr, size_t kc, size_t kc_padded, const float *b, size_t ldb, uint16_t *packed) {
     for (size_t p = 0; p < kc_padded; p++) {
         for (size_t j = 0; j < nr; j++) {
-            packed[(p / 2) * nr * 2 + j * 2 + p % 2] = p < kc ? fovea_bf16_from_f32(b[p * nr + j]) : 0;
+            packed[(p / 2) * nr * 2 + j * 2 + p % 2] = p < kc ? fovea_bf16_from_f32(b[p * ldb + j]) : 0;
         }
     }
 }

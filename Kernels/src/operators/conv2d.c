@@ -35,10 +35,20 @@ static const size_t b_block_floats = 64 * 1024;
 
 static const fovea_conv_header *header_of(const void *packed) {
     const fovea_conv_header *h = packed;
-    return h != NULL && h->magic == FOVEA_CONV_MAGIC && h->isa < FOVEA_ISA_COUNT &&
-                   (h->precision == FOVEA_PRECISION_F32 || h->precision == FOVEA_PRECISION_BF16)
-               ? h
-               : NULL;
+    if (h == NULL || h->magic != FOVEA_CONV_MAGIC || h->isa >= FOVEA_ISA_COUNT) return NULL;
+    if (h->precision == FOVEA_PRECISION_F32) return h;
+    if (h->precision != FOVEA_PRECISION_BF16) return NULL;
+    return fovea_bf16_gemm_config_with_mr((fovea_isa)h->isa, h->tile_rows) != NULL ? h : NULL;
+}
+
+/* The bf16 tile of bf16 weights (header_of checked that it exists). */
+static const fovea_bf16_gemm_config *bf16_config_of(const fovea_conv_header *h) {
+    return fovea_bf16_gemm_config_with_mr((fovea_isa)h->isa, h->tile_rows);
+}
+
+/* The bf16 tile weights of this shape are packed for now. */
+static const fovea_bf16_gemm_config *bf16_config_for_packing(const fovea_conv2d_params *p) {
+    return fovea_bf16_gemm_config_for_rows(fovea_bf16_gemm_config_active()->isa, p->output_channels / p->groups);
 }
 
 static size_t round_up(size_t value, size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
@@ -59,7 +69,7 @@ size_t fovea_conv2d_packed_size_precision(const fovea_conv2d_params *p, fovea_pr
         const size_t mr = fovea_conv_weight_panel_rows(p, fovea_conv_config_active());
         group_floats = round_up(fovea_gemm_packed_a_floats(mr, gm, k), 16);
     } else if (precision == FOVEA_PRECISION_BF16) {
-        group_floats = bf16_group_floats(fovea_bf16_gemm_config_active(), gm, k);
+        group_floats = bf16_group_floats(bf16_config_for_packing(p), gm, k);
     } else {
         return 0;
     }
@@ -72,12 +82,13 @@ size_t fovea_conv2d_packed_size(const fovea_conv2d_params *p) {
 
 /* bf16 weights: the active bf16 GEMM config's A panels; never pixel rows. */
 static void pack_bf16(const fovea_conv2d_params *p, const float *weights, const float *bias, void *packed) {
-    const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_active();
+    const fovea_bf16_gemm_config *config = bf16_config_for_packing(p);
     fovea_conv_header h = {0};
     h.magic = FOVEA_CONV_MAGIC;
     h.isa = (uint32_t)config->isa;
     h.has_bias = bias != NULL;
     h.precision = FOVEA_PRECISION_BF16;
+    h.tile_rows = (uint32_t)config->mr;
     h.params = *p;
     h.group_outputs = p->output_channels / p->groups;
     h.reduction = p->channels / p->groups * p->kernel_height * p->kernel_width;
@@ -146,7 +157,7 @@ fovea_status fovea_conv2d_pack(const fovea_conv2d_params *p, const float *weight
 const char *fovea_conv2d_kernel_name(const void *packed) {
     const fovea_conv_header *h = header_of(packed);
     if (h == NULL) return NULL;
-    if (is_bf16(h)) return fovea_bf16_gemm_config_for((fovea_isa)h->isa)->name;
+    if (is_bf16(h)) return bf16_config_of(h)->name;
     const fovea_conv_config *conv = fovea_conv_config_for((fovea_isa)h->isa);
     return h->pixel_rows ? conv->gemm_pixel_rows_name : conv->gemm->name;
 }
@@ -170,7 +181,7 @@ typedef struct schedule {
 /* The GEMM tile packed weights run: the fp32 or the bf16 config's. */
 static void tile_of(const fovea_conv_header *h, size_t *mr, size_t *nr) {
     if (is_bf16(h)) {
-        const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_for((fovea_isa)h->isa);
+        const fovea_bf16_gemm_config *config = bf16_config_of(h);
         *mr = config->mr;
         *nr = config->nr;
     } else {
@@ -182,7 +193,7 @@ static void tile_of(const fovea_conv_header *h, size_t *mr, size_t *nr) {
 
 /* The reduction of bf16 panels: K padded to the kernel's k_align. */
 static size_t bf16_reduction(const fovea_conv_header *h) {
-    return round_up(h->reduction, fovea_bf16_gemm_config_for((fovea_isa)h->isa)->k_align);
+    return round_up(h->reduction, bf16_config_of(h)->k_align);
 }
 
 static schedule make_fp32_schedule(const fovea_conv_header *h, size_t threads) {
@@ -515,10 +526,12 @@ static void run_straddling_panel_bf16(const conv_run *r, const uint16_t *a_panel
 }
 
 /*
- * run_units for bf16 weights: each block is packed by the fp32 packers (every
- * panel, also 1×1 ones: the kernel reads bf16 pairs, not the input planes),
+ * run_units for bf16 weights: each block is packed by the fp32 packers,
  * converted once to bf16 pairs after the fp32 block in `b`, and multiplied
- * panel by panel. No matrix-vector path: a single column runs as a ragged panel.
+ * panel by panel. 1×1 panels that lie inside one image are converted straight
+ * from the input planes (one pass instead of a copy then a conversion: the
+ * pass that small-M layers, such as SqueezeNet's 64->16 squeeze, cannot
+ * amortize). No matrix-vector path: a single column runs as a ragged panel.
  */
 static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b) {
     const fovea_conv2d_params *p = &r->h->params;
@@ -526,6 +539,8 @@ static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b
     const size_t mr = config->mr, nr = config->nr, k = r->h->reduction, gm = r->h->group_outputs;
     const size_t kp = bf16_reduction(r->h);
     const size_t image_columns = p->output_height * p->output_width;
+    const size_t group_channels = p->channels / p->groups, input_plane = p->input_height * p->input_width;
+    const int direct = fovea_conv_is_pointwise(p);
     uint16_t *pairs = (uint16_t *)(void *)(b + round_up(k * r->s.block_panels * nr, 16));
     size_t packed_block = SIZE_MAX;
     for (size_t unit = first; unit < end; unit++) {
@@ -541,8 +556,17 @@ static void run_units_bf16(const conv_run *r, size_t first, size_t end, float *b
         const size_t panel_end = r->s.row_panels * (chunk + 1) / r->s.row_chunks;
         const uint16_t *a = (const uint16_t *)(const void *)(r->panels + g * r->h->group_floats);
         if (block_index != packed_block) {
-            pack_block(r, g, n0, n_end, nr, 1, b);
-            for (size_t c0 = n0; c0 < n_end; c0 += nr) config->pack_b(nr, k, kp, b + (c0 - n0) * k, pairs + (c0 - n0) * kp);
+            pack_block(r, g, n0, n_end, nr, 0, b);
+            for (size_t c0 = n0; c0 < n_end; c0 += nr) {
+                const size_t width = n_end - c0 < nr ? n_end - c0 : nr;
+                const column_panel cp = column_panel_at(c0, width, image_columns);
+                if (direct && !cp.straddles && width == nr) {
+                    const float *x = r->x + (cp.image * p->channels + g * group_channels) * input_plane + cp.pixel;
+                    config->pack_b(nr, k, kp, x, input_plane, pairs + (c0 - n0) * kp);
+                } else {
+                    config->pack_b(nr, k, kp, b + (c0 - n0) * k, nr, pairs + (c0 - n0) * kp);
+                }
+            }
             packed_block = block_index;
         }
         const size_t step = bf16_k_step(kp, config->k_align);
@@ -601,7 +625,7 @@ static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed,
     r.h = h;
     r.conv = fovea_conv_config_for((fovea_isa)h->isa);
     r.config = r.conv->gemm;
-    r.bf16 = is_bf16(h) ? fovea_bf16_gemm_config_for((fovea_isa)h->isa) : NULL;
+    r.bf16 = is_bf16(h) ? bf16_config_of(h) : NULL;
     r.panels = (const float *)((const char *)packed + FOVEA_CONV_HEADER_BYTES);
     r.bias = bias != NULL ? bias : r.panels + h->group_floats * p->groups;
     r.x = x;

@@ -24,6 +24,7 @@ typedef struct fovea_conv_header {
     uint32_t has_bias;
     uint32_t pixel_rows;    /* weights in panels of 32 channels for f32_gemm_t8x32 (conv2d-pixel-rows.c) */
     uint32_t precision;     /* fovea_precision: BF16 panels hold bf16 values in the bf16 GEMM config's layout */
+    uint32_t tile_rows;     /* bf16: MR of the bf16 tile the panels are for (fovea_bf16_gemm_config_with_mr) */
     fovea_conv2d_params params;
     size_t group_outputs;   /* M per group */
     size_t reduction;       /* K = channels/groups × kernel_height × kernel_width */

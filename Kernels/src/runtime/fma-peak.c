@@ -100,6 +100,33 @@ FOVEA_TARGET_AVX512 static void peak_block_avx512(size_t iterations, float m, fl
           "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "cc");
 }
 
+/*
+ * ---- avx512bf16: 16 chains of vdpbf16ps on zmm (fovea_bf16_dot_peak_gflops) ----
+ * Each adds 32 bf16 products (2⁻¹⁰·2⁻¹⁰ from the pairs 0x3A80) per lane pair: the
+ * chains grow by 2⁻¹⁹ a round and stay far from overflow for any block length.
+ */
+
+#define BF16_INIT(reg, k) "vmovaps %%zmm16, %%" #reg #k "\n\t"
+#define BF16_STEP(reg, k) "vdpbf16ps %%zmm17, %%zmm17, %%" #reg #k "\n\t"
+
+FOVEA_TARGET_AVX512BF16 static void peak_block_bf16(size_t iterations, float m, float c) {
+    (void)m, (void)c;
+    const unsigned pair = 0x3A803A80u;
+    __asm__ volatile(
+        "vpxord %%zmm16, %%zmm16, %%zmm16\n\t"
+        "vpbroadcastd %[pair], %%zmm17\n\t"
+        ASM_16(BF16_INIT, zmm)
+        "1:\n\t"
+        ASM_16(BF16_STEP, zmm)
+        "dec %[n]\n\t"
+        "jnz 1b\n\t"
+        "vzeroupper\n\t"
+        : [n] "+r"(iterations)
+        : [pair] "m"(pair)
+        : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
+          "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "cc");
+}
+
 #else /* not x86-64: portable C, scalar only */
 
 /* 12 chains; a multiply and an add, contracted to an FMA where the target has one. */
@@ -125,10 +152,11 @@ static double now_seconds(void) {
 /* Blocks shorter than this are too short to time well; longer ones are interrupted more often. */
 #define PEAK_BLOCK_SECONDS 2e-4
 
+/* The fastest block of `block` over about `seconds`, in GFLOP/s. */
+static double measure(peak_block_fn block, double flops_per_iteration, double seconds);
+
 double fovea_fma_peak_gflops(const char *isa, double seconds) {
     if (!fovea_kernels_isa_supported(isa)) return 0.0;
-    if (!(seconds > 0.0)) seconds = 0.05; /* also NaN */
-    if (seconds > 10.0) seconds = 10.0;
 
     peak_block_fn block = peak_block_scalar;
 #if defined(__x86_64__)
@@ -145,6 +173,22 @@ double fovea_fma_peak_gflops(const char *isa, double seconds) {
     double flops_per_iteration = 12.0 * 1 * 2;
     if (strcmp(isa, "scalar") != 0) return 0.0; /* no vector probe for this architecture */
 #endif
+    return measure(block, flops_per_iteration, seconds);
+}
+
+double fovea_bf16_dot_peak_gflops(double seconds) {
+#if defined(__x86_64__)
+    if (!fovea_kernels_isa_supported("avx512bf16")) return 0.0;
+    return measure(peak_block_bf16, 16.0 * 32 * 2, seconds);
+#else
+    (void)seconds;
+    return 0.0;
+#endif
+}
+
+static double measure(peak_block_fn block, double flops_per_iteration, double seconds) {
+    if (!(seconds > 0.0)) seconds = 0.05; /* also NaN */
+    if (seconds > 10.0) seconds = 10.0;
     const float m = 0.999f, c = 0.001f;
 
     /* Calibrate: double the block until it takes PEAK_BLOCK_SECONDS (this also wakes the wide units up). */

@@ -21,16 +21,16 @@ static inline FOVEA_TARGET_AVX512 __m512i round_upper(__m512 v) {
 }
 
 FOVEA_TARGET_AVX512 void fovea_bf16_gemm_pack_b__avx512(size_t nr, size_t kc, size_t kc_padded, const float *b,
-                                                        uint16_t *packed) {
+                                                        size_t ldb, uint16_t *packed) {
     if (nr % 16 != 0) {
-        fovea_bf16_gemm_pack_b(nr, kc, kc_padded, b, packed);
+        fovea_bf16_gemm_pack_b(nr, kc, kc_padded, b, ldb, packed);
         return;
     }
     const __m512i high = _mm512_set1_epi32((int)0xFFFF0000u);
     for (size_t p = 0; p < kc_padded; p += 2) {
         for (size_t j = 0; j < nr; j += 16) {
-            const __m512 even = p < kc ? _mm512_loadu_ps(b + p * nr + j) : _mm512_setzero_ps();
-            const __m512 odd = p + 1 < kc ? _mm512_loadu_ps(b + (p + 1) * nr + j) : _mm512_setzero_ps();
+            const __m512 even = p < kc ? _mm512_loadu_ps(b + p * ldb + j) : _mm512_setzero_ps();
+            const __m512 odd = p + 1 < kc ? _mm512_loadu_ps(b + (p + 1) * ldb + j) : _mm512_setzero_ps();
             /* Lane j: B[p][j]'s bf16 in the low half, B[p+1][j]'s in the high half. */
             const __m512i pair = _mm512_or_si512(_mm512_srli_epi32(round_upper(even), 16),
                                                  _mm512_and_si512(round_upper(odd), high));

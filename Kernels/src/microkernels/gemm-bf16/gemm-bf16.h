@@ -46,17 +46,19 @@ typedef void (*fovea_bf16_gemm_pack_a_fn)(size_t mr, size_t m, size_t k, const f
                                           size_t column_stride, uint16_t *packed);
 
 /*
- * Converts one fp32 B panel ([kc][nr], packed by the fp32 packers) to bf16
- * pairs [kc_padded/2][nr][2], rows kc ..< kc_padded zero. The same bits on
- * every variant (convert.h's rounding).
+ * Converts one fp32 B panel (kc rows of nr floats, row k at b + k·ldb: a
+ * panel of the fp32 packers with ldb = nr, or the input planes of a 1×1
+ * convolution read in place) to bf16 pairs [kc_padded/2][nr][2], rows
+ * kc ..< kc_padded zero. The same bits on every variant (convert.h's rounding).
  */
-typedef void (*fovea_bf16_gemm_pack_b_fn)(size_t nr, size_t kc, size_t kc_padded, const float *b, uint16_t *packed);
+typedef void (*fovea_bf16_gemm_pack_b_fn)(size_t nr, size_t kc, size_t kc_padded, const float *b, size_t ldb,
+                                          uint16_t *packed);
 
 void fovea_bf16_gemm_pack_a_pairs(size_t mr, size_t m, size_t k, const float *a, size_t row_stride,
                                   size_t column_stride, uint16_t *packed);
 void fovea_bf16_gemm_pack_a_k32(size_t mr, size_t m, size_t k, const float *a, size_t row_stride,
                                 size_t column_stride, uint16_t *packed);
-void fovea_bf16_gemm_pack_b(size_t nr, size_t kc, size_t kc_padded, const float *b, uint16_t *packed);
+void fovea_bf16_gemm_pack_b(size_t nr, size_t kc, size_t kc_padded, const float *b, size_t ldb, uint16_t *packed);
 
 /* bf16 values of m×k packed in panels of mr rows, k padded to k_align. */
 static inline size_t fovea_bf16_gemm_packed_a_values(size_t mr, size_t m, size_t k, size_t k_align) {
@@ -66,16 +68,14 @@ static inline size_t fovea_bf16_gemm_packed_a_values(size_t mr, size_t m, size_t
 void fovea_bf16_gemm_4x16__scalar(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b, float *c,
                                   size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
 #if FOVEA_HAVE_X86_VARIANTS
-void fovea_bf16_gemm_pack_b__avx512(size_t nr, size_t kc, size_t kc_padded, const float *b, uint16_t *packed);
+void fovea_bf16_gemm_pack_b__avx512(size_t nr, size_t kc, size_t kc_padded, const float *b, size_t ldb,
+                                    uint16_t *packed);
 void fovea_bf16_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b, float *c,
                                   size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
 void fovea_bf16_gemm_8x32__avx512bf16(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b,
                                       float *c, size_t ldc, const float *bias, int accumulate,
                                       const fovea_epilogue *epilogue);
 void fovea_bf16_gemm_12x32__avx512bf16(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b,
-                                       float *c, size_t ldc, const float *bias, int accumulate,
-                                       const fovea_epilogue *epilogue);
-void fovea_bf16_gemm_14x32__avx512bf16(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b,
                                        float *c, size_t ldc, const float *bias, int accumulate,
                                        const fovea_epilogue *epilogue);
 #endif
