@@ -149,6 +149,12 @@ final class BF16PlanTests: XCTestCase {
 }
 
 extension BF16PlanTests {
+    func testTopClassesRankLargestFirstNaNLastTiesByIndex() {
+        XCTAssertEqual(ParityCheck.topClasses([0.1, 3, -1, 3, .nan, 2][...], 5), [1, 3, 5, 0, 2])
+        XCTAssertEqual(ParityCheck.topClasses([5, 1, 9, 7][1...], 2), [1, 2], "indices within the slice")
+        XCTAssertEqual(ParityCheck.topClasses([.nan, 1][...], 5), [1, 0])
+    }
+
     /// The command line: parity over the photo folder, the plan's precision column, bench's bf16 line.
     func testTheCommandsReportThePrecision() throws {
         let model = TestData.model("squeezenet1.1.onnx")

@@ -101,8 +101,9 @@ public struct ParityCheck: Sendable {
     }
 
     /// Runs every sample through each backend's plan in ``precision`` and in float32,
-    /// and compares their graph outputs (float32 outputs only; a classifier's
-    /// logits or probabilities, one row per image along the first axis).
+    /// and compares their graph outputs: the error over every float32 output, the
+    /// top classes on the first (a classifier's logits or probabilities, one row
+    /// per image along the first axis).
     public func comparePrecision(samples: [[String: Tensor]], backends: [any Backend]) throws -> [PrecisionReport] {
         let context = runContext
         let memoryOptions = model.configuration.optimizations.memoryOptions
@@ -126,12 +127,15 @@ public struct ParityCheck: Sendable {
                     report.steps = pair.reduced.assignments.count
                     let reduced = try pair.reduced.run(sample, context: context)
                     let reference = try pair.f32.run(sample, context: context)
+                    var ranked = false
                     for output in model.graph.outputs {
                         guard let actual = reduced[output.name], let expected = reference[output.name],
                               case .float32(let e) = expected.storage else { continue }
                         let (_, relative) = Self.errors(actual, expected)
                         report.maxRelativeLogitError = Swift.max(report.maxRelativeLogitError, relative)
-                        guard case .float32(let a) = actual.storage, a.count == e.count else { continue }
+                        // Classes are ranked on the first float32 output (the scores).
+                        guard !ranked, case .float32(let a) = actual.storage, a.count == e.count else { continue }
+                        ranked = true
                         let batch = expected.shape.first ?? 1
                         guard batch > 0, e.count % batch == 0 else { continue }
                         let width = e.count / batch
