@@ -20,6 +20,7 @@
 @_exported import struct FoveaCore.MemoryLimit
 @_exported import struct FoveaCore.OptimizationOptions
 @_exported import struct FoveaCore.RunContext
+@_exported import enum FoveaCore.Precision
 
 // For plugin authors: a `Backend` registered in a `BackendRegistry`, and every
 // type its requirements mention. A backend that builds or rewrites graphs, or

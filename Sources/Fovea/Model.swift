@@ -69,7 +69,8 @@ public final class Model: Sendable {
         }
         let plans = PlanCache(graph: optimized, backends: try configuration.resolvedBackends(),
                               memoryOptions: configuration.optimizations.memoryOptions,
-                              maxThreads: configuration.maxThreads, memoryLimit: configuration.memoryLimit)
+                              maxThreads: configuration.maxThreads, memoryLimit: configuration.memoryLimit,
+                              precision: configuration.precision)
         try self.init(graph: optimized, path: path, configuration: configuration,
                       description: description ?? ModelDescription(graph: graph), plans: plans)
     }
@@ -196,15 +197,18 @@ private final class PlanCache: @unchecked Sendable {
     private let memoryOptions: MemoryPlan.Options
     private let maxThreads: Int
     private let memoryLimit: MemoryLimit
+    private let precision: Precision
     private let lock = NSLock()
     private var plans: [[String: [Int]]: ExecutionPlan] = [:]
 
-    init(graph: Graph, backends: [any Backend], memoryOptions: MemoryPlan.Options, maxThreads: Int, memoryLimit: MemoryLimit) {
+    init(graph: Graph, backends: [any Backend], memoryOptions: MemoryPlan.Options, maxThreads: Int, memoryLimit: MemoryLimit,
+         precision: Precision) {
         self.graph = graph
         self.backends = backends
         self.memoryOptions = memoryOptions
         self.maxThreads = maxThreads
         self.memoryLimit = memoryLimit
+        self.precision = precision
     }
 
     func plan(for shapes: [String: [Int]]) throws -> ExecutionPlan {
@@ -214,7 +218,8 @@ private final class PlanCache: @unchecked Sendable {
         }
         if let plan = lock.withLock({ plans[key] }) { return plan }
         let plan = try ExecutionPlan(graph: graph, inputShapes: key, backends: backends,
-                                     memoryOptions: memoryOptions, maxThreads: maxThreads, memoryLimit: memoryLimit)
+                                     memoryOptions: memoryOptions, maxThreads: maxThreads, memoryLimit: memoryLimit,
+                                     precision: precision)
         lock.withLock { plans[key] = plan }
         return plan
     }

@@ -16,15 +16,27 @@ public struct ModelConfiguration: Sendable {
     /// checked from the shapes before any plan allocates: by default half of
     /// the machine's memory (see `MemoryLimit`).
     public var memoryLimit: MemoryLimit
+    /// The arithmetic the model's plans may use. ``Precision/f32`` (the
+    /// default) gives the float32 answers `fovea parity` vouches for.
+    /// ``Precision/bf16`` lets the `kernels` backend run its GEMM convolutions
+    /// with bfloat16 multiplies and float32 accumulation — faster on CPUs with
+    /// AVX512_BF16 or AMX, within a looser, documented tolerance
+    /// (`KernelsBackend.bf16Tolerance`; SqueezeNet 1.1's logits move by under 1%
+    /// of the largest, the top class of every shared photo unchanged); other
+    /// steps and other backends run in float32. `model.plan().assignments`
+    /// names each step's precision.
+    public var precision: Precision
 
     /// Creates a configuration; every argument defaults to the standard choice (see each property).
     public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
-                optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default) {
+                optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default,
+                precision: Precision = .f32) {
         self.backends = backends
         self.threads = threads
         self.registry = registry
         self.optimizations = optimizations
         self.memoryLimit = memoryLimit
+        self.precision = precision
     }
 
     /// The threads a run uses: ``threads`` clamped to `1 ... ` the machine's

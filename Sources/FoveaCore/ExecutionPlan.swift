@@ -26,6 +26,8 @@ public final class ExecutionPlan: Sendable {
     public let maxThreads: Int
     /// The limit this plan was checked against (see ``MemoryLimit``).
     public let memoryLimit: MemoryLimit
+    /// The precision the plan asked its backends for; each step's own is in ``assignments``.
+    public let precision: Precision
     /// What one run needs: the arena, the constant block and the inputs.
     public var requiredBytes: Int { memory.arenaBytes + memory.constantBytes + inputBytes }
     /// The graph inputs' bytes for this plan's shapes.
@@ -50,6 +52,8 @@ public final class ExecutionPlan: Sendable {
         public var isFallback: Bool
         /// The step's ``PreparedStep/tolerance``.
         public var tolerance: Float
+        /// The arithmetic the step runs in (``PreparedStep/precision``).
+        public var precision: Precision
     }
 
     private struct Step: Sendable {
@@ -69,12 +73,15 @@ public final class ExecutionPlan: Sendable {
     ///     for it); the machine's active cores when `nil`.
     ///   - memoryLimit: the most bytes one run may need (inputs, arena and
     ///     constants); checked from the shapes before anything is allocated.
+    ///   - precision: the arithmetic backends may use (``NodeContext/precision``):
+    ///     with ``Precision/bf16`` those that have bfloat16 kernels use them for
+    ///     the nodes they choose, every other step runs in float32.
     /// - Throws: `FoveaError` if the graph is malformed, its shapes do not fit,
     ///   a backend fails to prepare a node, or (`.limitExceeded`) the plan needs
     ///   more memory than `memoryLimit`.
     public init(graph: Graph, inputShapes: [String: [Int]] = [:], backends: [any Backend] = [],
                 memoryOptions: MemoryPlan.Options = MemoryPlan.Options(), maxThreads: Int? = nil,
-                memoryLimit: MemoryLimit = .default) throws {
+                memoryLimit: MemoryLimit = .default, precision: Precision = .f32) throws {
         try graph.validateStructure()
         // Inputs are checked against the limit before anything is inferred from them.
         let inputBytes = try Self.checkInputs(graph: graph, inputShapes: inputShapes, limit: memoryLimit)
@@ -87,6 +94,7 @@ public final class ExecutionPlan: Sendable {
         self.valueTypes = types
         self.maxThreads = Swift.max(1, maxThreads ?? RunContext.defaultThreadCount)
         self.memoryLimit = memoryLimit
+        self.precision = precision
         self.inputBytes = inputBytes
 
         let referenceRequested = backends.contains { $0.name == ReferenceBackend.name }
@@ -104,7 +112,8 @@ public final class ExecutionPlan: Sendable {
             let context = NodeContext(node: node,
                                       inputTypes: node.inputs.map { $0.isEmpty ? nil : types[$0] },
                                       outputTypes: outputTypes,
-                                      constantInputs: constants)
+                                      constantInputs: constants,
+                                      precision: precision)
             let location = graph.location(of: node)
             guard let backend = candidates.first(where: { $0.supports(context) }) else {
                 throw FoveaError(.unsupported, "no backend can run this node", location: location)
@@ -114,7 +123,7 @@ public final class ExecutionPlan: Sendable {
             assignments.append(Assignment(
                 node: node.name, opType: node.op.typeName, backend: backend.name, algorithm: step.algorithm,
                 isFallback: backend.name == ReferenceBackend.name && !referenceRequested && !backends.isEmpty,
-                tolerance: step.tolerance))
+                tolerance: step.tolerance, precision: step.precision))
         }
         self.steps = steps
         self.assignments = assignments

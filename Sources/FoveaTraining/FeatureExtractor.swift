@@ -19,12 +19,14 @@ public final class FeatureExtractor: Sendable {
     private let cacheKey: String
 
     /// Loads the base model (ONNX or Core ML) and cuts it at `featureLayer`
-    /// (default: ``FeatureLayer/defaultLayer(in:)``).
+    /// (default: ``FeatureLayer/defaultLayer(in:)``), to run in `precision`
+    /// (`ModelConfiguration.precision`; bfloat16 features are cached apart).
     ///
     /// - Throws: `FoveaError` for a model that cannot be loaded, has no image
     ///   input, or has no such layer.
-    public init(baseModelAt path: String, featureLayer: String? = nil, threads: Int? = nil, cache: FeatureCache? = FeatureCache()) throws {
-        let configuration = ModelConfiguration(threads: threads)
+    public init(baseModelAt path: String, featureLayer: String? = nil, threads: Int? = nil, precision: Precision = .f32,
+                cache: FeatureCache? = FeatureCache()) throws {
+        let configuration = ModelConfiguration(threads: threads, precision: precision)
         baseModel = try Model(contentsOf: path, configuration: configuration)
         request = try ClassificationRequest(model: baseModel)
         let graph = try ModelFile.loadGraph(contentsOf: path)
@@ -33,7 +35,9 @@ public final class FeatureExtractor: Sendable {
         modelHash = ContentHash.hex(of: try Data(contentsOf: URL(fileURLWithPath: path)))
         let image = baseModel.modelDescription.imageInput
         let preprocessing = image.map { "\($0.width)x\($0.height) \($0.normalization) \($0.cropFraction ?? 1)" } ?? ""
-        cacheKey = ContentHash.hex(of: "\(modelHash) \(layer.name) \(preprocessing) centerCrop")
+        // float32 keeps the key it always had, so existing caches stay valid.
+        let arithmetic = precision == .f32 ? "" : " \(precision)"
+        cacheKey = ContentHash.hex(of: "\(modelHash) \(layer.name) \(preprocessing) centerCrop\(arithmetic)")
         self.cache = cache
     }
 

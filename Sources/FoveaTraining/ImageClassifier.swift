@@ -50,7 +50,8 @@ public final class ImageClassifier: Sendable {
                 progress: (@Sendable (Progress) -> Void)? = nil) throws {
         let data = try LabeledImageDirectory(contentsOf: trainingData, minimumImagesPerClass: parameters.minimumImagesPerClass)
         let extractor = try FeatureExtractor(baseModelAt: parameters.baseModel, featureLayer: parameters.featureLayer,
-                                             threads: parameters.threads, cache: parameters.cache)
+                                             threads: parameters.threads, precision: parameters.precision,
+                                             cache: parameters.cache)
         var report = TrainingReport()
         report.ignoredFiles = data.ignoredFiles
         var (training, validation) = try Self.split(data, parameters: parameters)

@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// How ``ImageClassifier`` trains (Create ML's `MLImageClassifier.ModelParameters`).
 public struct ImageClassifierParameters: Sendable {
@@ -28,6 +29,9 @@ public struct ImageClassifierParameters: Sendable {
     public var seed: UInt64 = 0
     /// Threads for feature extraction; `nil` uses every core.
     public var threads: Int?
+    /// The arithmetic of feature extraction (`ModelConfiguration.precision`):
+    /// `.f32` by default; `.bf16` caches its features apart from float32 ones.
+    public var precision: Precision = .f32
     /// A class with fewer training images is an error.
     public var minimumImagesPerClass: Int = 2
     /// The feature cache; `nil` turns caching off.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Fovea
 
-/// `--backend` and `--threads`, shared by the commands that run a model.
+/// `--backend`, `--threads` and `--precision`, shared by the commands that run a model.
 struct BackendOptions: ParsableArguments {
     @Option(name: .customLong("backend"),
             help: "A backend (kernels, simd, blas, reference) or a comma-separated preference list such as blas,simd. Nodes the chosen backends cannot run go to the reference backend. Default: fastest first.")
@@ -12,6 +12,7 @@ struct BackendOptions: ParsableArguments {
 
     @OptionGroup var winograd: WinogradOption
     @OptionGroup var memory: MemoryLimitOption
+    @OptionGroup var precision: PrecisionOption
 
     func validate() throws {
         try ThreadCount.validate(threads)
@@ -22,7 +23,7 @@ struct BackendOptions: ParsableArguments {
 
     var configuration: ModelConfiguration {
         ModelConfiguration(backends: backends.map(Self.backendNames), threads: ThreadCount.used(threads),
-                           registry: winograd.registry, memoryLimit: memory.limit)
+                           registry: winograd.registry, memoryLimit: memory.limit, precision: precision.precision)
     }
 
     /// Throws a `ValidationError` (the usage exit code) for an empty list or an unknown name.

@@ -73,6 +73,8 @@ struct Bench: ParsableCommand {
                      model.terminalSafe, result.medianMilliseconds, result.minMilliseconds, result.p90Milliseconds, result.runs,
                      result.threads, result.threads == 1 ? "" : "s",
                      2 * Double(result.multiplyAccumulates) / (result.medianMilliseconds * 1e6)))
+        print(Self.bf16Line(hardware: BackendRegistry.bf16Hardware, precision: backend.precision.precision,
+                            steps: result.nodes.filter { $0.precision == .bf16 }.count))
         if result.nodes.contains(where: { $0.backend == "blas" }) {
             print("blas: \(BackendRegistry.openBLASConfiguration)")
         }
@@ -82,6 +84,23 @@ struct Bench: ParsableCommand {
                          pad(node.node.terminalSafe, 28), pad(node.opType.terminalSafe, 18), pad(node.backend, 10), pad(node.algorithm, 24),
                          node.milliseconds, node.share * 100, node.gflops))
         }
+    }
+
+    /// One line on bfloat16: whether this CPU has the hardware and how to use it,
+    /// or, with `--precision bf16`, how many steps took it.
+    static func bf16Line(hardware: String?, precision: Precision, steps: Int) -> String {
+        let what = switch hardware {
+        case "amx": "this CPU has AMX-BF16"
+        case "avx512bf16": "this CPU has AVX512_BF16 (no AMX)"
+        default: "this CPU has neither AVX512_BF16 nor AMX"
+        }
+        if precision == .bf16 {
+            let kernel = hardware == nil ? " on a portable kernel, slower than f32" : " (bf16 multiplies, f32 accumulation)"
+            return "bf16: \(what); \(steps) step(s) ran in bf16\(kernel)"
+        }
+        return hardware == nil
+            ? "bf16: \(what): --precision bf16 would only emulate it (slower than f32)"
+            : "bf16: \(what): try --precision bf16 (bf16 multiplies, f32 accumulation; check with fovea parity --precision bf16)"
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

@@ -33,7 +33,8 @@ extension Bench {
                                                    registry: configuration.registry)
         let benchmark = try LayerBenchmark(model: loaded)
         let threads = configuration.threads ?? RunContext.defaultThreadCount  // clamped, warned once
-        let result = try benchmark.run(backends: backends, threads: threads, runs: runs, warmup: warmup)
+        let result = try benchmark.run(backends: backends, threads: threads, runs: runs, warmup: warmup,
+                                       precision: configuration.precision)
         let name = (model as NSString).lastPathComponent
         if let svg {
             try LayerBenchmarkChart.svg(result, metric: svgMetric ?? .milliseconds, title: name)

@@ -114,7 +114,11 @@ struct Inspect: ParsableCommand {
         for (a, step) in zip(plan.assignments, report.steps) {
             let note = a.isFallback ? "  (fallback: the requested backend cannot run it)" : ""
             let memory = step.memory == "run" ? "" : "  [\(step.memory)]"
-            print(SafeText.escaped("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.algorithm)\(memory)\(note)"))
+            print(SafeText.escaped("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.precision.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(a.algorithm)\(memory)\(note)"))
+        }
+        if plan.precision != .f32 {
+            let reduced = plan.assignments.filter { $0.precision == plan.precision }.count
+            print("precision \(plan.precision): \(reduced) of \(plan.assignments.count) steps; the others run in f32")
         }
         let fallbacks = plan.assignments.filter(\.isFallback).count
         if fallbacks > 0 { print("\(fallbacks) node(s) fell back to the reference backend") }

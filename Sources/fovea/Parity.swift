@@ -14,12 +14,20 @@ struct Parity: ParsableCommand {
         error divided by the largest magnitude of the reference output). Exits \
         non-zero if a backend exceeds its documented tolerance. The last line is \
         `parity ok` or `parity FAILED`.
+
+        With --precision bf16 every backend's plan is built in bf16 (its bf16 \
+        steps checked against their own, looser tolerance), and a whole-model \
+        line per backend compares it with the same backend in f32: the largest \
+        output (logit) error relative to the largest f32 output magnitude, and \
+        top-1 / top-5 agreement over every input given. Give several photos or \
+        a folder of photos to an image model to compare over all of them (the \
+        node-by-node check runs on the first).
         """)
 
     @Option(help: "The model file (.onnx).")
     var model: String
 
-    @Option(name: .customLong("input"), help: "An input: .npy, .pb, or a photo for an image model. Default: seeded random values.")
+    @Option(name: .customLong("input"), help: "An input: .npy, .pb, or a photo for an image model (one per graph input); for a one-input image model, several photos or a folder are samples. Default: seeded random values.")
     var inputs: [String] = []
 
     @Option(help: "Comma-separated backends to compare with the reference (default: every registered backend).")
@@ -35,6 +43,7 @@ struct Parity: ParsableCommand {
     @OptionGroup var winograd: WinogradOption
     @OptionGroup var memory: MemoryLimitOption
     @OptionGroup var pixels: PixelLimitOption
+    @OptionGroup var precision: PrecisionOption
 
     func validate() throws {
         try ThreadCount.validate(threads)
@@ -50,12 +59,18 @@ struct Parity: ParsableCommand {
         let names = backends.map(BackendOptions.backendNames) ?? registry.names
         // The reference is the baseline, not a candidate.
         let candidates = try registry.backends(named: names).filter { $0.name != ReferenceBackend.name }
-        let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded) : try ModelInputs.fromFiles(inputs, model: loaded, limits: pixels.limits)
-        let reports = try ParityCheck(model: loaded, threads: ThreadCount.used(threads)).run(inputs: feeds, backends: candidates)
+        let samples = try self.samples(for: loaded)
+        let check = ParityCheck(model: loaded, threads: ThreadCount.used(threads), precision: precision.precision)
+        let reports = try check.run(inputs: samples[0], backends: candidates)
+        let costs = precision.precision == .f32 ? [] : try check.comparePrecision(samples: samples, backends: candidates)
         let ok = reports.allSatisfy(\.passed)
 
         if json {
-            try printJSON(reports, [.sortedKeys, .prettyPrinted])
+            if costs.isEmpty {
+                try printJSON(reports, [.sortedKeys, .prettyPrinted])
+            } else {
+                try printJSON(PrecisionParityReport(backends: reports, precision: costs), [.sortedKeys, .prettyPrinted])
+            }
         } else {
             for report in reports {
                 print("\(report.backend) (tolerance per step, at most \(report.tolerance) relative)")
@@ -67,6 +82,7 @@ struct Parity: ParsableCommand {
                     print("  fell back to reference: \(report.fallbacks.count) node(s): \(report.fallbacks.map(\.terminalSafe).joined(separator: ", "))")
                 }
                 print("  max abs \(format(report.maxAbsoluteError)), max rel \(format(report.maxRelativeError)): \(report.passed ? "ok" : "FAILED")")
+                if let cost = costs.first(where: { $0.backend == report.backend }) { print("  " + Self.describe(cost)) }
             }
         }
         print(ok ? "parity ok" : "parity FAILED")
@@ -74,4 +90,30 @@ struct Parity: ParsableCommand {
     }
 
     private func format(_ value: Float) -> String { String(format: "%.3e", Double(value)) }
+
+    /// The inputs: random, one per graph input from files, or, for a model whose
+    /// one input is its image, one sample per photo (folders searched).
+    private func samples(for model: Model) throws -> [[String: Tensor]] {
+        if inputs.isEmpty { return [try ModelInputs.random(for: model)] }
+        let (files, errors) = ImageFiles.expand(inputs)
+        if let error = errors.first { throw ValidationError(error) }
+        let photos = files.allSatisfy { ImageFiles.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
+        guard photos, model.graph.inputs.count == 1, files.count > 1 || files != inputs else {
+            return [try ModelInputs.fromFiles(inputs, model: model, limits: pixels.limits)]
+        }
+        return try files.map { try ModelInputs.fromFiles([$0], model: model, limits: pixels.limits) }
+    }
+
+    /// `bf16 against f32 (kernels, 26 of 66 steps in bf16) over 12 inputs: max rel logit error 4.1e-03, top-1 12/12, top-5 11/12`.
+    static func describe(_ cost: ParityCheck.PrecisionReport) -> String {
+        "\(cost.precision) against f32 (\(cost.backend), \(cost.reducedSteps) of \(cost.steps) steps in \(cost.precision)) over \(cost.samples) input(s): "
+            + "max rel logit error \(String(format: "%.3e", Double(cost.maxRelativeLogitError))), "
+            + "top-1 \(cost.top1Agreements)/\(cost.rows), top-5 \(cost.top5Agreements)/\(cost.rows)"
+    }
+}
+
+/// `fovea parity --precision bf16 --json`: the node-by-node reports and the whole-model comparison with f32.
+struct PrecisionParityReport: Encodable {
+    var backends: [ParityCheck.BackendReport]
+    var precision: [ParityCheck.PrecisionReport]
 }

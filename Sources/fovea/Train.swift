@@ -47,6 +47,8 @@ struct Train: ParsableCommand {
     @Option(help: "Threads for feature extraction (default: every core).")
     var threads: Int?
 
+    @OptionGroup var precision: PrecisionOption
+
     @Option(help: "A class with fewer training images is an error.")
     var minImagesPerClass = 2
 
@@ -76,6 +78,7 @@ struct Train: ParsableCommand {
         parameters.l2 = l2
         parameters.seed = seed
         parameters.threads = ThreadCount.used(threads)
+        parameters.precision = precision.precision
         parameters.minimumImagesPerClass = minImagesPerClass
         parameters.augmentation = try ImageAugmentation(parsing: augment)
         parameters.validation = switch validation { case "auto": .automatic; case "none": .none; default: .directory(validation) }

@@ -53,7 +53,8 @@ final class KernelsConvolutionTests: XCTestCase {
         if algorithm.hasPrefix("winograd_f") { return String(algorithm.prefix("winograd_f2".count)) }
         // dwconv_3x3s1_avx512 -> dwconv_3x3s1
         let name = algorithm.prefix { $0 != " " }
-        return name.hasSuffix("_\(KernelsBackend.isa)") ? String(name.dropLast(KernelsBackend.isa.count + 1)) : String(name)
+        let isa = KernelsTestSupport.f32KernelISA
+        return name.hasSuffix("_\(isa)") ? String(name.dropLast(isa.count + 1)) : String(name)
     }
 
     /// Checks `c` on a backend with `policy` (LayerCheck: the step's own
@@ -70,7 +71,7 @@ final class KernelsConvolutionTests: XCTestCase {
         let prefix = try KernelsTestSupport.expectedAlgorithmPrefix(c, policy)
         XCTAssertTrue(algorithm.hasPrefix(prefix), "\(label) policy \(policy): ran '\(algorithm)', expected '\(prefix)...' for \(c)",
                       file: file, line: line)
-        XCTAssertTrue(algorithm.contains(KernelsBackend.isa), "\(label): '\(algorithm)' does not name the ISA", file: file, line: line)
+        XCTAssertTrue(algorithm.contains(KernelsTestSupport.f32KernelISA), "\(label): '\(algorithm)' does not name the ISA", file: file, line: line)
         if let activation = c.attributes.activation {
             XCTAssertTrue(algorithm.hasSuffix(" +\(activation)"), "\(label): '\(algorithm)' does not show the fused \(activation)",
                           file: file, line: line)

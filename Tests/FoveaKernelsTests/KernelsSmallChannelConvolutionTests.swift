@@ -40,7 +40,7 @@ final class KernelsSmallChannelConvolutionTests: XCTestCase {
                                                  threads: 1 + checked % 2, "small-channel case \(checked): \(c)")
             let kernel = "\(c.weights.shape[2])x\(c.weights.shape[3])"
             XCTAssertTrue(algorithm.hasPrefix("direct-smallc \(kernel) f32_conv_smallc_"), "ran '\(algorithm)' for \(c)")
-            XCTAssertTrue(algorithm.contains(KernelsBackend.isa), "'\(algorithm)' does not name the ISA")
+            XCTAssertTrue(algorithm.contains(KernelsTestSupport.f32KernelISA), "'\(algorithm)' does not name the ISA")
             if let activation = c.attributes.activation {
                 XCTAssertTrue(algorithm.hasSuffix(" +\(activation)"), "'\(algorithm)' does not show the fused \(activation)")
                 fused += 1

@@ -10,6 +10,12 @@ enum KernelsTestSupport {
     static let backend = KernelsBackend()
 
     /// Every Winograd policy: the GEMM everywhere, each forced variant, and the measured table.
+    /// The ISA the float32 kernels' names carry: the active one, except that the
+    /// levels above AVX-512 (avx512bf16, amx) run AVX-512's float32 kernels.
+    static var f32KernelISA: String {
+        ["avx512bf16", "amx"].contains(KernelsBackend.isa) ? "avx512" : KernelsBackend.isa
+    }
+
     static let policies: [WinogradPolicy] = [.off, .forced(.winogradF2), .forced(.winogradF4), .forced(.winogradF6), .measured]
 
     /// Runs `op` on the kernels backend and the reference (see ``LayerCheck/check``).
@@ -82,7 +88,7 @@ enum KernelsTestSupport {
             let square = kernel[0] == kernel[1] && g.dilations == [1, 1] && g.strides[0] == g.strides[1] && g.strides[0] <= 2
             let own = square && (kernel[0] == 3 || ((kernel[0] == 5 || kernel[0] == 7) && KernelsBackend.isa != "scalar"))
             let variant = own ? "\(kernel[0])x\(kernel[1])s\(g.strides[0])" : "kxk"
-            return "dwconv_\(variant)_\(KernelsBackend.isa)"
+            return "dwconv_\(variant)_\(f32KernelISA)"
         case .directSmallChannel:
             return "direct-smallc \(kernel[0])x\(kernel[1]) f32_conv_smallc_"
         case .winogradF2: return "winograd_f2x2_3x3 f32_gemm_"

@@ -60,10 +60,11 @@ func userFacing() throws {
     let matching: ColorMatching = .off
     let memory: MemoryLimit = .unlimited
     let optimizations = OptimizationOptions()
+    let precision: Precision = .bf16
     let registry: BackendRegistry = .standard
     let backend: BackendName = .simd
     _ = (model, configuration, request, handler, observations, labels, crop, type, error, pixels,
-         orientation, image, limits, matching, memory, optimizations, registry, backend)
+         orientation, image, limits, matching, memory, optimizations, precision, registry, backend)
 }
 
 // A plugin backend: everything Backend's requirements mention.

@@ -7,7 +7,9 @@ extension ServedModel {
     /// 1000-class classifier (logged, so nobody mistakes it for the model's own).
     static func load(_ options: ServerOptions, metrics: ServerMetrics, workers: RequestWorkers, logger: Logger) throws -> [ServedModel] {
         try options.models.map { source in
-            var model = try Model(contentsOf: source.path, configuration: options.modelConfiguration)
+            var configuration = options.modelConfiguration
+            if let precision = options.precisions[source.name] { configuration.precision = precision }
+            var model = try Model(contentsOf: source.path, configuration: configuration)
             if let labels = options.labels[source.name] {
                 model = try model.describing { $0.classLabels = try ClassLabels(namedOrAt: labels) }
             } else if !model.hasClassLabels, model.modelDescription.imageInput != nil,
@@ -20,6 +22,7 @@ extension ServedModel {
                                          imageLimits: ImageDecodingLimits(maxPixelCount: options.limits.maxImagePixels),
                                          maxRequestPixels: options.limits.maxRequestPixels, workers: workers, metrics: metrics)
             logger.info("model loaded", metadata: ["model": "\(source.name)", "path": "\(source.path)",
+"precision": "\(configuration.precision)",
                                                    "max_batch": "\(served.batchable ? options.batching.maxBatchSize : 1)",
                                                    "inputs": "\(served.metadata.inputs.map { "\($0.name):\($0.datatype.rawValue)\($0.shape)" }.joined(separator: ","))"])
             return served

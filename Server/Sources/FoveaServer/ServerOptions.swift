@@ -9,6 +9,8 @@ public struct ServerOptions: Sendable {
     public var models: [ModelSource] = []
     /// Class labels by model name: a labels file, or `imagenet`.
     public var labels: [String: String] = [:]
+    /// The precision of a model by name, over ``modelConfiguration``'s (`--precision NAME=bf16`).
+    public var precisions: [String: Precision] = [:]
     public var host = "127.0.0.1"
     /// 0 picks a free port (logged at start).
     public var httpPort = 8080

@@ -89,6 +89,9 @@ struct FoveaServe: AsyncParsableCommand {
     @Option(help: "Backends in order of preference, comma-separated (kernels, simd, blas, reference).")
     var backends: String?
 
+    @Option(name: .customLong("precision"), help: ArgumentHelp("f32 (default) or bf16 for every model, or NAME=f32|bf16 for one; repeatable. bf16: bf16 multiplies with f32 accumulation in the kernels backend's GEMM convolutions.", valueName: "[NAME=]f32|bf16"))
+    var precisions: [String] = []
+
     @Option(help: "Log lines as key-value or json.")
     var logFormat: String = LineLogHandler.Format.keyValue.rawValue
 
@@ -107,6 +110,21 @@ struct FoveaServe: AsyncParsableCommand {
         guard LineLogHandler.Format(rawValue: logFormat) != nil else { throw ValidationError("--log-format is key-value or json") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        _ = try Self.parsePrecisions(precisions)
+    }
+
+    /// `bf16` → every model's; `NAME=bf16` → one model's.
+    static func parsePrecisions(_ entries: [String]) throws -> (all: Precision?, byModel: [String: Precision]) {
+        var all: Precision?
+        var byModel: [String: Precision] = [:]
+        for entry in entries {
+            let parts = entry.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard let precision = Precision(name: parts.last ?? ""), parts.count == 1 || !parts[0].isEmpty else {
+                throw ValidationError("--precision takes f32, bf16, NAME=f32 or NAME=bf16, got '\(entry)'")
+            }
+            if parts.count == 1 { all = precision } else { byModel[parts[0]] = precision }
+        }
+        return (all, byModel)
     }
 
     func run() async throws {
@@ -137,7 +155,10 @@ struct FoveaServe: AsyncParsableCommand {
                                       readTimeout: .milliseconds(readTimeoutMs), idleTimeout: .milliseconds(idleTimeoutMs),
                                       drainTimeout: .milliseconds(drainTimeoutMs))
         if let workerThreads { options.workerThreads = workerThreads }
-        options.modelConfiguration = ModelConfiguration(backends: backends?.split(separator: ",").map(String.init), threads: threads)
+        let precision = try Self.parsePrecisions(precisions)
+        options.modelConfiguration = ModelConfiguration(backends: backends?.split(separator: ",").map(String.init), threads: threads,
+                                                        precision: precision.all ?? .f32)
+        options.precisions = precision.byModel
         options.logFormat = format
         options.logLevel = level
 

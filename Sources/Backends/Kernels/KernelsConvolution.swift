@@ -3,6 +3,13 @@ import FoveaCore
 
 /// Conv nodes: the algorithm per node (GEMM, Winograd, direct depthwise, direct small-channel)
 /// from the backend's ``WinogradPolicy`` and the measured table.
+///
+/// In a ``Precision/bf16`` plan every convolution that runs on the GEMM runs
+/// it with bf16 weights, and those Winograd would have taken go to the bf16
+/// GEMM as well (the Winograd kernels are float32 only, and their transforms
+/// would add their own error to bf16's). Depthwise and small-channel direct
+/// convolutions stay float32: they do a few multiplies per weight, memory-
+/// bound, where bf16 arithmetic would save nothing (their steps say f32).
 enum KernelsConvolution: KernelsOperatorFamily {
     static func supports(_ node: NodeContext) -> Bool {
         (try? ConvolutionShape(node)) != nil
@@ -15,7 +22,8 @@ enum KernelsConvolution: KernelsOperatorFamily {
         }
         let bias = try node.constant(2)?.requireFloats("B")
         let runTimeBias = bias == nil && node.inputType(2) != nil
-        let algorithm = shape.algorithm(backend.winograd)
+        var algorithm = shape.algorithm(backend.winograd)
+        if node.precision == .bf16 && algorithm.isWinograd { algorithm = .gemm }
         if algorithm == .depthwise {
             return DirectDepthwiseStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
         }
@@ -26,6 +34,7 @@ enum KernelsConvolution: KernelsOperatorFamily {
             return try WinogradConvolutionStep(shape: shape, variant: algorithm, weights: weights, bias: bias,
                                                runTimeBias: runTimeBias)
         }
-        return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias)
+        return try PackedGemmConvolutionStep(shape: shape, weights: weights, bias: bias, runTimeBias: runTimeBias,
+                                             precision: node.precision)
     }
 }

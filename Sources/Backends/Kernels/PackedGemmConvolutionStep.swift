@@ -3,10 +3,14 @@ import FoveaCore
 
 /// A convolution on the C GEMM: 1×1 reads the input planes in place,
 /// anything else packs im2col blocks straight into the microkernel's panels
-/// (`fovea_conv2d_f32`). Weights and bias are packed once, here.
+/// (`fovea_conv2d_f32`). Weights and bias are packed once, here: in float32,
+/// or in bfloat16 for a ``Precision/bf16`` plan (`fovea_conv2d_pack_precision`),
+/// whose runs round each input value to bf16, multiply bf16 by bf16 and
+/// accumulate in float32 (activations stay float32 in memory).
 struct PackedGemmConvolutionStep: PreparedStep {
     let shape: ConvolutionShape
     let algorithm: String
+    let precision: Precision
     private let packed: PackedWeights
     /// The bias is input 2 at run time, not a constant packed with the weights.
     private let runTimeBias: Bool
@@ -17,22 +21,39 @@ struct PackedGemmConvolutionStep: PreparedStep {
     /// reads its starting values before it stores them.
     var overwritableInput: Int? { shape.addsResidual ? 3 : nil }
 
+
+    /// float32 steps keep the protocol's 1e-4; bf16 steps ``KernelsBackend/bf16Tolerance``.
+    var tolerance: Float { precision == .bf16 ? KernelsBackend.bf16Tolerance : 1e-4 }
+
     /// `label` names the method in the algorithm (default: `gemm 1x1` or `im2col+gemm k×k`).
-    init(shape: ConvolutionShape, weights: [Float], bias: [Float]?, runTimeBias: Bool, label: String? = nil) throws {
+    /// `precision` ``Precision/bf16`` packs the weights in bfloat16 when the
+    /// kernels can (any shape they can pack in float32); otherwise float32.
+    init(shape: ConvolutionShape, weights: [Float], bias: [Float]?, runTimeBias: Bool, label: String? = nil,
+         precision: Precision = .f32) throws {
         self.shape = shape
         self.runTimeBias = runTimeBias
         var params = shape.params
-        let size = fovea_conv2d_packed_size(&params)
+        let requested = precision == .bf16 ? FOVEA_PRECISION_BF16 : FOVEA_PRECISION_F32
+        var kernelPrecision = requested
+        var size = fovea_conv2d_packed_size_precision(&params, requested)
+        if size == 0 && requested != FOVEA_PRECISION_F32 {
+            kernelPrecision = FOVEA_PRECISION_F32
+            size = fovea_conv2d_packed_size_precision(&params, kernelPrecision)
+        }
         guard size > 0 else { throw FoveaError(.shapeMismatch, "Conv: the kernels cannot pack this shape") }
         packed = try PackedWeights(byteCount: size) { bytes, count in
             try weights.withUnsafeBufferPointer { w in
-                try KernelStatus.check(withOptionalPointer(bias) { fovea_conv2d_pack(&params, w.baseAddress, $0, bytes, count) },
-                                       "Conv weight packing")
+                try KernelStatus.check(withOptionalPointer(bias) {
+                    fovea_conv2d_pack_precision(&params, kernelPrecision, w.baseAddress, $0, bytes, count)
+                }, "Conv weight packing")
             }
         }
+        self.precision = fovea_conv2d_packed_precision(packed.bytes) == FOVEA_PRECISION_BF16 ? .bf16 : .f32
         let kernel = String(cString: fovea_conv2d_kernel_name(packed.bytes))
         let method = label ?? (shape.isPointwise ? "gemm 1x1" : "im2col+gemm \(shape.params.kernel_height)x\(shape.params.kernel_width)")
-        algorithm = "\(method) \(kernel)" + shape.fusionSuffix
+        // The bf16 kernels' names say bf16 already (`bf16_gemm_12x32_avx512bf16`).
+        let named = self.precision == .f32 || kernel.contains("bf16") ? kernel : "bf16 \(kernel)"
+        algorithm = "\(method) \(named)" + shape.fusionSuffix
     }
 
     func workspaceBytes(threads: Int) -> Int {

@@ -41,6 +41,11 @@ public protocol PreparedStep: Sendable {
     /// (such as `im2col+gemm 8x32`, `direct 1x1`, `reference`).
     var algorithm: String { get }
 
+    /// The arithmetic the step runs in: ``Precision/f32`` unless the backend
+    /// took a node's ``NodeContext/precision`` of ``Precision/bf16`` for a
+    /// kernel that multiplies in bfloat16 (shown per step in plans).
+    var precision: Precision { get }
+
     /// The largest error this step's output may show when the whole graph
     /// runs on the same backend, relative to the largest magnitude of the
     /// reference backend's output for the node (`fovea parity` checks it).
@@ -71,6 +76,8 @@ public protocol PreparedStep: Sendable {
 extension PreparedStep {
     /// 1e-4: ample for reordered float32 sums through a few dozen layers.
     public var tolerance: Float { 1e-4 }
+    /// float32: a step runs in bfloat16 only where it says so.
+    public var precision: Precision { .f32 }
     public func workspaceBytes(threads: Int) -> Int { 0 }
     public var writesStridedOutput: Bool { false }
     public var overwritableInput: Int? { nil }
@@ -121,13 +128,20 @@ public struct NodeContext: Sendable {
     public let outputTypes: [TensorType]
     /// Inputs that are constants (initializers) by input index: the weights to pack.
     public let constantInputs: [Int: Tensor]
+    /// The precision the plan asks for (``ExecutionPlan`` passes its own). A
+    /// backend with a ``Precision/bf16`` kernel for the node may use it;
+    /// any backend may run the node in float32 instead, and says so in its
+    /// step's ``PreparedStep/precision``.
+    public let precision: Precision
 
     /// Creates the context of one node (the planner does this; tests and benchmarks may too).
-    public init(node: Node, inputTypes: [TensorType?], outputTypes: [TensorType], constantInputs: [Int: Tensor]) {
+    public init(node: Node, inputTypes: [TensorType?], outputTypes: [TensorType], constantInputs: [Int: Tensor],
+                precision: Precision = .f32) {
         self.node = node
         self.inputTypes = inputTypes
         self.outputTypes = outputTypes
         self.constantInputs = constantInputs
+        self.precision = precision
     }
 
     /// The node's operator and attributes.

@@ -15,6 +15,8 @@ public struct LatencyBenchmark: Sendable {
         public var backend: String
         /// The algorithm its step used.
         public var algorithm: String
+        /// The arithmetic its step ran in (`PreparedStep.precision`).
+        public var precision: Precision
         /// Median time of this node per run, in milliseconds.
         public var milliseconds: Double
         /// Share of the sum of all nodes' median times, 0...1.
@@ -23,7 +25,7 @@ public struct LatencyBenchmark: Sendable {
         public var gflops: Double
 
         enum CodingKeys: String, CodingKey {
-            case node, backend, algorithm, share, gflops
+            case node, backend, algorithm, precision, share, gflops
             case opType = "op_type"
             case milliseconds = "ms"
         }
@@ -88,7 +90,7 @@ public struct LatencyBenchmark: Sendable {
         let nodes = plan.assignments.enumerated().map { index, assignment in
             let macs = Graph.multiplyAccumulates(of: plan.graph.nodes[index], types: plan.valueTypes)
             return NodeProfile(node: assignment.node, opType: assignment.opType, backend: assignment.backend,
-                               algorithm: assignment.algorithm, milliseconds: medians[index],
+                               algorithm: assignment.algorithm, precision: assignment.precision, milliseconds: medians[index],
                                share: nodeTotal > 0 ? medians[index] / nodeTotal : 0,
                                gflops: medians[index] > 0 ? 2 * Double(macs) / (medians[index] * 1e6) : 0)
         }

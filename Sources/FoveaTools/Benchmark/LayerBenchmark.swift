@@ -279,8 +279,11 @@ public struct LayerBenchmark: Sendable {
     /// - Throws: `.invalidArgument` if `backends` is empty or names one
     ///   backend twice, `runs` or `threads` is below 1 or `warmup` below 0;
     ///   a backend's error preparing or running a layer, located at the layer's node.
+    ///   - precision: the precision each layer's plan is built in (the algorithm names a bf16 kernel;
+    ///     the share of peak stays against the float32 FMA peak).
     public func run(backends: [any Backend], threads: Int = RunContext.defaultThreadCount, runs: Int = 20,
-                    warmup: Int = 3, peak: FMAPeak = .measured, bandwidth: MemoryBandwidth? = nil) throws -> Result {
+                    warmup: Int = 3, peak: FMAPeak = .measured, bandwidth: MemoryBandwidth? = nil,
+                    precision: Precision = .f32) throws -> Result {
         guard runs >= 1 else { throw FoveaError(.invalidArgument, "runs must be at least 1 (got \(runs))") }
         guard warmup >= 0 else { throw FoveaError(.invalidArgument, "warmup must be at least 0 (got \(warmup))") }
         guard threads >= 1 else { throw FoveaError(.invalidArgument, "threads must be at least 1 (got \(threads))") }
@@ -296,7 +299,8 @@ public struct LayerBenchmark: Sendable {
             let context = layer.context
             var measured: [BackendResult] = []
             for backend in backends where backend.supports(context) {
-                let (algorithm, milliseconds) = try measure(layer, on: backend, threads: threads, runs: runs, warmup: warmup)
+                let (algorithm, milliseconds) = try measure(layer, on: backend, threads: threads, runs: runs, warmup: warmup,
+                                                            precision: precision)
                 let gflops = layer.multiplyAccumulates > 0 && milliseconds > 0
                     ? 2 * Double(layer.multiplyAccumulates) / (milliseconds * 1e6) : 0
                 let gigabytes = milliseconds > 0 ? Double(layer.bytesMoved) / (milliseconds * 1e6) : 0
@@ -335,9 +339,9 @@ public struct LayerBenchmark: Sendable {
 
     /// Plans `layer` for `backend` alone and returns its algorithm and median step time in ms.
     private func measure(_ layer: Layer, on backend: any Backend, threads: Int, runs: Int,
-                         warmup: Int) throws -> (algorithm: String, milliseconds: Double) {
+                         warmup: Int, precision: Precision) throws -> (algorithm: String, milliseconds: Double) {
         let graph = Self.graph(of: layer)
-        let plan = try ExecutionPlan(graph: graph, backends: [backend], maxThreads: threads)
+        let plan = try ExecutionPlan(graph: graph, backends: [backend], maxThreads: threads, precision: precision)
         guard let assignment = plan.assignments.first, assignment.backend == backend.name else {
             throw FoveaError(.unsupported, "backend '\(backend.name)' said it supports this node but the plan gave it to '\(plan.assignments.first?.backend ?? "none")'",
                              location: graph.location(of: layer.node))

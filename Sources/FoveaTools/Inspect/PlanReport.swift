@@ -19,6 +19,8 @@ public struct PlanReport: Sendable, Codable, Equatable {
         public var isFallback: Bool
         /// The step's relative error bound against the reference (`PreparedStep.tolerance`).
         public var tolerance: Float
+        /// The arithmetic the step runs in (`PreparedStep.precision`).
+        public var precision: Precision
     }
 
     /// One value's bytes in the arena.
@@ -61,7 +63,8 @@ public struct PlanReport: Sendable, Codable, Equatable {
         let memory = plan.memory
         steps = plan.assignments.enumerated().map { index, a in
             Step(node: a.node, opType: a.opType, backend: a.backend, algorithm: a.algorithm,
-                 memory: memory.actionDescription(index), isFallback: a.isFallback, tolerance: a.tolerance)
+                 memory: memory.actionDescription(index), isFallback: a.isFallback, tolerance: a.tolerance,
+                 precision: a.precision)
         }
         arenaBytes = memory.arenaBytes
         lowerBoundBytes = memory.lowerBoundBytes

@@ -11,6 +11,12 @@ import FoveaCore
 /// step upstream of it, since error flows downstream (a node after a Winograd
 /// step inherits Winograd's bound, and a reference fallback after SIMD steps
 /// inherits theirs).
+///
+/// With a ``precision`` other than float32, each backend's plan is built in
+/// that precision (its bfloat16 steps carry their looser tolerances), and
+/// ``comparePrecision(samples:backends:)`` measures what the precision costs the
+/// whole model against the same backend in float32: the largest logit error
+/// and how often the top classes agree.
 public struct ParityCheck: Sendable {
     /// The comparison of one node.
     public struct NodeReport: Sendable, Codable, Equatable {
@@ -22,6 +28,8 @@ public struct ParityCheck: Sendable {
         public var backend: String
         /// The algorithm the step used (`PreparedStep.algorithm`).
         public var algorithm: String
+        /// The arithmetic the step ran in (`PreparedStep.precision`).
+        public var precision: Precision
         /// The node's bound (relative to the reference output's largest
         /// magnitude): the loosest step tolerance on any path into it.
         public var tolerance: Float
@@ -49,21 +57,116 @@ public struct ParityCheck: Sendable {
         public var passed: Bool
     }
 
+    /// What a precision costs one backend on the whole model, against the same
+    /// backend in float32 over every sample given (``comparePrecision(samples:backends:)``).
+    public struct PrecisionReport: Sendable, Codable, Equatable {
+        /// The backend compared with itself.
+        public var backend: String
+        /// The precision compared with float32.
+        public var precision: Precision
+        /// Steps of the plan that ran in ``precision``.
+        public var reducedSteps: Int
+        /// All the plan's steps.
+        public var steps: Int
+        /// Samples compared (an image each, or one set of inputs).
+        public var samples: Int
+        /// The largest error of a graph output over every sample, divided by that
+        /// sample's largest float32 output magnitude (the logits of a classifier).
+        public var maxRelativeLogitError: Float
+        /// Rows (images) whose highest-scoring class is the same as in float32.
+        public var top1Agreements: Int
+        /// Rows whose five highest-scoring classes are the same set as in float32
+        /// (all of them when a row has fewer than five).
+        public var top5Agreements: Int
+        /// Rows compared: samples × batch.
+        public var rows: Int
+    }
+
     /// The model under test.
     public let model: Model
     /// Threads per run; `nil` uses every active core.
     public let threads: Int?
+    /// The precision the backends' plans are built in (see `ExecutionPlan`'s `precision`).
+    public let precision: Precision
 
-    /// Creates a check of `model`'s backends on up to `threads` threads.
-    public init(model: Model, threads: Int? = nil) {
+    /// Creates a check of `model`'s backends on up to `threads` threads, their plans in `precision`.
+    public init(model: Model, threads: Int? = nil, precision: Precision = .f32) {
         self.model = model
         self.threads = threads
+        self.precision = precision
+    }
+
+    private var runContext: RunContext {
+        RunContext(threads: RunContext.clampedThreadCount(threads ?? RunContext.defaultThreadCount))
+    }
+
+    /// Runs every sample through each backend's plan in ``precision`` and in float32,
+    /// and compares their graph outputs: the error over every float32 output, the
+    /// top classes on the first (a classifier's logits or probabilities, one row
+    /// per image along the first axis).
+    public func comparePrecision(samples: [[String: Tensor]], backends: [any Backend]) throws -> [PrecisionReport] {
+        let context = runContext
+        let memoryOptions = model.configuration.optimizations.memoryOptions
+        let limit = model.configuration.memoryLimit
+        let location = FoveaError.Location(file: model.path.isEmpty ? nil : model.path)
+        return try FoveaError.at(location) {
+            try backends.map { backend in
+                var plans: [[String: [Int]]: (reduced: ExecutionPlan, f32: ExecutionPlan)] = [:]
+                var report = PrecisionReport(backend: backend.name, precision: precision, reducedSteps: 0, steps: 0,
+                                             samples: samples.count, maxRelativeLogitError: 0,
+                                             top1Agreements: 0, top5Agreements: 0, rows: 0)
+                for sample in samples {
+                    let shapes = sample.mapValues(\.shape)
+                    let pair = try plans[shapes] ?? (
+                        ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [backend], memoryOptions: memoryOptions,
+                                      maxThreads: context.threads, memoryLimit: limit, precision: precision),
+                        ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [backend], memoryOptions: memoryOptions,
+                                      maxThreads: context.threads, memoryLimit: limit))
+                    plans[shapes] = pair
+                    report.reducedSteps = pair.reduced.assignments.filter { $0.precision == precision }.count
+                    report.steps = pair.reduced.assignments.count
+                    let reduced = try pair.reduced.run(sample, context: context)
+                    let reference = try pair.f32.run(sample, context: context)
+                    var ranked = false
+                    for output in model.graph.outputs {
+                        guard let actual = reduced[output.name], let expected = reference[output.name],
+                              case .float32(let e) = expected.storage else { continue }
+                        let (_, relative) = Self.errors(actual, expected)
+                        report.maxRelativeLogitError = Swift.max(report.maxRelativeLogitError, relative)
+                        // Classes are ranked on the first float32 output (the scores).
+                        guard !ranked, case .float32(let a) = actual.storage, a.count == e.count else { continue }
+                        ranked = true
+                        let batch = expected.shape.first ?? 1
+                        guard batch > 0, e.count % batch == 0 else { continue }
+                        let width = e.count / batch
+                        for row in 0..<batch {
+                            let range = row * width ..< (row + 1) * width
+                            let top = Self.topClasses(e[range], 5), topReduced = Self.topClasses(a[range], 5)
+                            report.rows += 1
+                            if top.first == topReduced.first { report.top1Agreements += 1 }
+                            if Set(top) == Set(topReduced) { report.top5Agreements += 1 }
+                        }
+                    }
+                }
+                return report
+            }
+        }
+    }
+
+    /// The indices of the `k` largest values, largest first (NaN ranks lowest; ties by index).
+    static func topClasses(_ values: ArraySlice<Float>, _ k: Int) -> [Int] {
+        let base = values.startIndex
+        let order = values.indices.sorted { i, j in
+            let a = values[i].isNaN ? -Float.infinity : values[i], b = values[j].isNaN ? -Float.infinity : values[j]
+            return a != b ? a > b : i < j
+        }
+        return order.prefix(k).map { $0 - base }
     }
 
     /// Compares each of `backends` with the reference backend on `inputs`.
     public func run(inputs: [String: Tensor], backends: [any Backend]) throws -> [BackendReport] {
         let shapes = inputs.mapValues(\.shape)
-        let context = RunContext(threads: RunContext.clampedThreadCount(threads ?? RunContext.defaultThreadCount))
+        let context = runContext
         let memoryOptions = model.configuration.optimizations.memoryOptions
         let limit = model.configuration.memoryLimit
         let location = FoveaError.Location(file: model.path.isEmpty ? nil : model.path)
@@ -80,7 +183,8 @@ public struct ParityCheck: Sendable {
                          context: RunContext, memoryOptions: MemoryPlan.Options, limit: MemoryLimit) throws -> [BackendReport] {
         return try backends.map { backend in
             let plan = try ExecutionPlan(graph: model.graph, inputShapes: shapes, backends: [backend],
-                                         memoryOptions: memoryOptions, maxThreads: context.threads, memoryLimit: limit)
+                                         memoryOptions: memoryOptions, maxThreads: context.threads, memoryLimit: limit,
+                                         precision: precision)
             let values = try plan.runKeepingAllValues(inputs, context: context)
             var nodes: [NodeReport] = []
             var bound: [String: Float] = [:]
@@ -97,7 +201,7 @@ public struct ParityCheck: Sendable {
                     relative = Swift.max(relative, r)
                 }
                 nodes.append(NodeReport(node: node.name, opType: node.op.typeName, backend: assignment.backend,
-                                        algorithm: assignment.algorithm, tolerance: tolerance,
+                                        algorithm: assignment.algorithm, precision: assignment.precision, tolerance: tolerance,
                                         maxAbsoluteError: absolute, maxRelativeError: relative))
             }
             let maxAbsolute = nodes.map(\.maxAbsoluteError).max() ?? 0
