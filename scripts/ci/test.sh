@@ -163,7 +163,7 @@ kernel_ctest() {
   shift
   { cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" > "$log/$dir.txt" 2>&1 &&
     cmake --build "$dir" >> "$log/$dir.txt" 2>&1; } || { cat "$log/$dir.txt"; return 1; }
-  ctest --test-dir "$dir" --output-on-failure
+  ctest --test-dir "$dir" --output-on-failure --parallel "$(nproc)"
 }
 
 # The same with AddressSanitizer and UndefinedBehaviorSanitizer: any report fails
