@@ -47,7 +47,7 @@ public struct BackendRegistry: Sendable {
     public static var openBLASConfiguration: String { BLASBackend.configuration }
 
     /// The bfloat16 hardware the `kernels` backend finds on this CPU for
-    /// ``Precision/bf16`` plans: `amx`, `avx512bf16`, or `nil` when there is
+    /// `Precision.bf16` plans: `amx`, `avx512bf16`, or `nil` when there is
     /// none (bf16 steps then run a portable kernel, slower than float32).
     public static var bf16Hardware: String? { KernelsBackend.bf16Hardware }
 

@@ -16,9 +16,9 @@ public struct ModelConfiguration: Sendable {
     /// checked from the shapes before any plan allocates: by default half of
     /// the machine's memory (see `MemoryLimit`).
     public var memoryLimit: MemoryLimit
-    /// The arithmetic the model's plans may use. ``Precision/f32`` (the
+    /// The arithmetic the model's plans may use. `Precision.f32` (the
     /// default) gives the float32 answers `fovea parity` vouches for.
-    /// ``Precision/bf16`` lets the `kernels` backend run its GEMM convolutions
+    /// `Precision.bf16` lets the `kernels` backend run its GEMM convolutions
     /// with bfloat16 multiplies and float32 accumulation — faster on CPUs with
     /// AVX512_BF16 or AMX, within a looser, documented tolerance
     /// (`KernelsBackend.bf16Tolerance`; SqueezeNet 1.1's logits move by under 1%

@@ -76,7 +76,8 @@ final class BF16PlanTests: XCTestCase {
             XCTAssertEqual(report.fallbacks, [])
             // f32 stays near 1e-6; an error this large shows the products were rounded to 8 bits.
             XCTAssertGreaterThan(report.maxRelativeError, 1e-3, "seed \(seed)")
-            XCTAssertTrue(report.nodes.filter { $0.opType == "Conv" }.allSatisfy { $0.precision == .bf16 })
+            // Every GEMM convolution runs in bf16 (Winograd's 3×3 steps may stay f32: KernelsConvolution).
+            XCTAssertGreaterThanOrEqual(report.nodes.filter { $0.opType == "Conv" && $0.precision == .bf16 }.count, 18)
         }
     }
 
@@ -113,8 +114,8 @@ final class BF16PlanTests: XCTestCase {
             XCTAssertEqual(fovea_kernels_set_isa(isa), FOVEA_STATUS_OK)
             let forced = try squeezeNet(.bf16)  // a new plan packs for the forced ISA
             let plan = try forced.plan()
-            for conv in plan.assignments where conv.opType == "Conv" {
-                XCTAssertEqual(conv.precision, .bf16)
+            for conv in plan.assignments where conv.opType == "Conv" && !conv.algorithm.contains("winograd") {
+                XCTAssertEqual(conv.precision, .bf16, "\(isa) \(conv.node): \(conv.algorithm)")
                 XCTAssertFalse(conv.algorithm.contains("avx512bf16"), "\(isa) \(conv.node): \(conv.algorithm)")
             }
             let scores = try XCTUnwrap(forced.predict(feeds)[output]?.floats)

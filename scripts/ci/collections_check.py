@@ -299,8 +299,11 @@ def check_indexed_job(args):
     whole = os.path.join(args.work, "job-whole.jsonl")
     one = [w for w in command(0) if not w.startswith("--shard=") and w != "--resume" and not w.startswith("--output=")]
     run = subprocess.run(one + [f"--output={whole}"], capture_output=True)
-    check(run.returncode == 0 and union == read_lines(whole),
-          "the union of the part files is one unsharded run's output, byte for byte (index 0 killed and resumed)")
+    expected = read_lines(whole) if run.returncode == 0 else []
+    differing = [(a, b) for a, b in zip(union, expected) if a != b]
+    check(run.returncode == 0 and union == expected,
+          "the union of the part files is one unsharded run's output, byte for byte (index 0 killed and resumed)",
+          f"{len(union)} lines against {len(expected)}; first difference: {differing[:1]}; {run.stderr.decode(errors='replace')[-300:]}")
 
 
 def main():

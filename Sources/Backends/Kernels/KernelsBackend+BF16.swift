@@ -1,7 +1,7 @@
 import CFoveaKernels
 import FoveaCore
 
-/// What the kernels backend does for ``Precision/bf16`` plans: the hardware it
+/// What the kernels backend does for `Precision.bf16` plans: the hardware it
 /// finds, and the bound its bf16 steps carry.
 extension KernelsBackend {
     /// The bfloat16 matrix hardware the kernels can use on this CPU: `amx`
@@ -13,7 +13,7 @@ extension KernelsBackend {
         ["amx", "avx512bf16"].first { fovea_kernels_isa_supported($0) != 0 }
     }
 
-    /// The bound of a ``Precision/bf16`` step, relative to the largest
+    /// The bound of a `Precision.bf16` step, relative to the largest
     /// magnitude of the reference output (``PreparedStep/tolerance``; parity
     /// carries it to every node downstream).
     ///

@@ -4,7 +4,7 @@ import FoveaCore
 /// Conv nodes: the algorithm per node (GEMM, Winograd, direct depthwise, direct small-channel)
 /// from the backend's ``WinogradPolicy`` and the measured table.
 ///
-/// In a ``Precision/bf16`` plan every convolution that runs on the GEMM runs
+/// In a `Precision.bf16` plan every convolution that runs on the GEMM runs
 /// it with bf16 weights. Those Winograd takes stay float32 Winograd, except on
 /// AMX: F(4×4, 3×3) does 4× fewer multiplies than the GEMM, more than
 /// `vdpbf16ps` gains (2× the FMA rate; on Zen 5 the bf16 GEMM ran these layers

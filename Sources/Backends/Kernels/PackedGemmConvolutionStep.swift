@@ -4,7 +4,7 @@ import FoveaCore
 /// A convolution on the C GEMM: 1×1 reads the input planes in place,
 /// anything else packs im2col blocks straight into the microkernel's panels
 /// (`fovea_conv2d_f32`). Weights and bias are packed once, here: in float32,
-/// or in bfloat16 for a ``Precision/bf16`` plan (`fovea_conv2d_pack_precision`),
+/// or in bfloat16 for a `Precision.bf16` plan (`fovea_conv2d_pack_precision`),
 /// whose runs round each input value to bf16, multiply bf16 by bf16 and
 /// accumulate in float32 (activations stay float32 in memory).
 struct PackedGemmConvolutionStep: PreparedStep {
@@ -26,7 +26,7 @@ struct PackedGemmConvolutionStep: PreparedStep {
     var tolerance: Float { precision == .bf16 ? KernelsBackend.bf16Tolerance : 1e-4 }
 
     /// `label` names the method in the algorithm (default: `gemm 1x1` or `im2col+gemm k×k`).
-    /// `precision` ``Precision/bf16`` packs the weights in bfloat16 when the
+    /// `precision` `Precision.bf16` packs the weights in bfloat16 when the
     /// kernels can (any shape they can pack in float32); otherwise float32.
     init(shape: ConvolutionShape, weights: [Float], bias: [Float]?, runTimeBias: Bool, label: String? = nil,
          precision: Precision = .f32) throws {
