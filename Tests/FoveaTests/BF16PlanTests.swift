@@ -119,8 +119,10 @@ final class BF16PlanTests: XCTestCase {
                 XCTAssertFalse(conv.algorithm.contains("avx512bf16"), "\(isa) \(conv.node): \(conv.algorithm)")
             }
             let scores = try XCTUnwrap(forced.predict(feeds)[output]?.floats)
-            // Products are exact in f32 on every ISA; only the order of the f32 sums differs.
-            XCTAssertLessThanOrEqual(relativeError(scores, best), 1e-4, isa)
+            // bf16 products are exact in f32 on every ISA; only the order of the f32 sums differs.
+            // The 3×3 layers Winograd takes stay f32, and each ISA's table may pick another
+            // Winograd variant (F(2), F(4), F(6): step tolerances up to 1e-3), hence 2e-3.
+            XCTAssertLessThanOrEqual(relativeError(scores, best), 2e-3, isa)
         }
         fovea_kernels_set_isa("auto")
         print("bf16 kernels on this CPU: \(try squeezeNet(.bf16).plan().assignments[0].algorithm)")
