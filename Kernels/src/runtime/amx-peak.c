@@ -1,7 +1,7 @@
 /*
  * The AMX bf16 peak probe (fovea_peak.h): back-to-back TDPBF16PS on tiles that
- * stay in the tile registers, timed in short blocks, the fastest block wins
- * (as fma-peak.c does for the FMA units).
+ * stay in the tile registers, timed by fma-peak.c's loop (peak-timing.h), the
+ * fastest block wins.
  *
  * A round is 4 products on 4 independent accumulators (tiles 0-3) from 2 A
  * and 2 B tiles (4-7) loaded once: the 2×2 blocking of the GEMM kernel
@@ -13,13 +13,11 @@
  * an unoptimized (-O0) build issues the same tile instructions; only the loop
  * counter around them costs more, which is small next to a TDPBF16PS.
  */
-#define _POSIX_C_SOURCE 199309L /* clock_gettime */
-
 #include "amx.h"
+#include "peak-timing.h"
 #include "fovea_peak.h"
 
 #include <stdint.h>
-#include <time.h>
 
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
@@ -39,7 +37,10 @@ static FOVEA_TARGET_AMX void load_operands(void) {
     _tile_loadd(7, operand, 64);
 }
 
-static FOVEA_TARGET_AMX void peak_block(size_t iterations) {
+/* The probe's block (fovea_peak_block_fn); m and c are unused: the operands stay in the tiles. */
+static FOVEA_TARGET_AMX void peak_block(size_t iterations, float m, float c) {
+    (void)m;
+    (void)c;
     for (size_t i = 0; i < iterations; i++) {
         _tile_dpbf16ps(0, 4, 6);
         _tile_dpbf16ps(1, 4, 7);
@@ -48,44 +49,11 @@ static FOVEA_TARGET_AMX void peak_block(size_t iterations) {
     }
 }
 
-static double now_seconds(void) {
-    struct timespec time;
-    clock_gettime(CLOCK_MONOTONIC, &time);
-    return (double)time.tv_sec + 1e-9 * (double)time.tv_nsec;
-}
-
-/* As fma-peak.c: long enough to time, short enough to dodge most interruptions. */
-#define PEAK_BLOCK_SECONDS 2e-4
-
 double fovea_amx_bf16_peak_gflops(double seconds) {
     if (!fovea_amx_usable()) return 0.0;
-    if (!(seconds > 0.0)) seconds = 0.05; /* also NaN */
-    if (seconds > 10.0) seconds = 10.0;
     const double flops_per_iteration = 4.0 * 16 * 16 * 32 * 2;
-
     load_operands();
-    size_t iterations = 64;
-    const double start = now_seconds();
-    for (;;) {
-        const double t0 = now_seconds();
-        peak_block(iterations);
-        const double elapsed = now_seconds() - t0;
-        if (elapsed >= PEAK_BLOCK_SECONDS || iterations >= ((size_t)1 << 30)) break;
-        iterations *= 2;
-    }
-
-    double best = 0.0;
-    int blocks = 0;
-    while (blocks < 10 || now_seconds() - start < seconds) {
-        const double t0 = now_seconds();
-        peak_block(iterations);
-        const double elapsed = now_seconds() - t0;
-        if (elapsed > 0.0) {
-            const double gflops = flops_per_iteration * (double)iterations / elapsed * 1e-9;
-            if (gflops > best) best = gflops;
-        }
-        blocks++;
-    }
+    const double best = fovea_peak_measure(peak_block, 64, flops_per_iteration, seconds);
     /* The probe's thread may never run AMX again: do not leave 8 KB of tile state to every context switch. */
     fovea_amx_release();
     return best;

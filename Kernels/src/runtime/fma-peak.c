@@ -21,13 +21,14 @@
 
 #include "fovea_kernels.h"
 #include "runtime.h"
+#include "peak-timing.h"
 
 #include <stddef.h>
 #include <string.h>
 #include <time.h>
 
 /* One block of a variant: `iterations` (>= 1) rounds over all its chains. */
-typedef void (*peak_block_fn)(size_t iterations, float m, float c);
+typedef fovea_peak_block_fn peak_block_fn;
 
 #if defined(__x86_64__)
 
@@ -152,9 +153,6 @@ static double now_seconds(void) {
 /* Blocks shorter than this are too short to time well; longer ones are interrupted more often. */
 #define PEAK_BLOCK_SECONDS 2e-4
 
-/* The fastest block of `block` over about `seconds`, in GFLOP/s. */
-static double measure(peak_block_fn block, double flops_per_iteration, double seconds);
-
 double fovea_fma_peak_gflops(const char *isa, double seconds) {
     if (!fovea_kernels_isa_supported(isa)) return 0.0;
 
@@ -173,26 +171,27 @@ double fovea_fma_peak_gflops(const char *isa, double seconds) {
     double flops_per_iteration = 12.0 * 1 * 2;
     if (strcmp(isa, "scalar") != 0) return 0.0; /* no vector probe for this architecture */
 #endif
-    return measure(block, flops_per_iteration, seconds);
+    return fovea_peak_measure(block, 256, flops_per_iteration, seconds);
 }
 
 double fovea_bf16_dot_peak_gflops(double seconds) {
 #if defined(__x86_64__)
     if (!fovea_kernels_isa_supported("avx512bf16")) return 0.0;
-    return measure(peak_block_bf16, 16.0 * 32 * 2, seconds);
+    return fovea_peak_measure(peak_block_bf16, 256, 16.0 * 32 * 2, seconds);
 #else
     (void)seconds;
     return 0.0;
 #endif
 }
 
-static double measure(peak_block_fn block, double flops_per_iteration, double seconds) {
+double fovea_peak_measure(fovea_peak_block_fn block, size_t first_iterations, double flops_per_iteration,
+                          double seconds) {
     if (!(seconds > 0.0)) seconds = 0.05; /* also NaN */
     if (seconds > 10.0) seconds = 10.0;
     const float m = 0.999f, c = 0.001f;
 
     /* Calibrate: double the block until it takes PEAK_BLOCK_SECONDS (this also wakes the wide units up). */
-    size_t iterations = 256;
+    size_t iterations = first_iterations;
     const double start = now_seconds();
     for (;;) {
         const double t0 = now_seconds();

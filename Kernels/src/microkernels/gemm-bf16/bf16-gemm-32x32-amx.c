@@ -25,7 +25,10 @@
 #if FOVEA_HAVE_X86_VARIANTS
 
 #include "../../runtime/amx.h"
-#include "../gemm/epilogue-avx512.h"
+/* The AVX-512 bf16 tiles' row store (old C, bias, epilogue, masks), compiled for AMX's target. */
+#define FOVEA_BF16_TARGET FOVEA_TARGET_AMX
+#define FOVEA_BF16_DOT 1
+#include "bf16-gemm-avx512.h"
 
 #include <immintrin.h>
 
@@ -61,35 +64,13 @@ static FOVEA_TARGET_AMX __attribute__((noinline)) void tile_product(size_t kc, c
 static FOVEA_TARGET_AMX __attribute__((noinline)) void store_tile(size_t mr, size_t nr, const float *product, float *c,
                                                                    size_t ldc, const float *bias, int accumulate,
                                                                    const fovea_epilogue *epilogue) {
-    const __mmask16 m0 = (__mmask16)(nr >= 16 ? 0xFFFFu : (1u << nr) - 1u);
-    const __mmask16 m1 = (__mmask16)(nr >= 32 ? 0xFFFFu : nr > 16 ? (1u << (nr - 16)) - 1u : 0u);
+    const __mmask16 m0 = bf16_lanes(nr), m1 = nr > 16 ? bf16_lanes(nr - 16) : 0;
     for (size_t r = 0; r < mr; r++) {
-        float *row = c + r * ldc;
-        __m512 v0 = _mm512_loadu_ps(product + r * 32);
-        __m512 v1 = _mm512_loadu_ps(product + r * 32 + 16);
-        if (accumulate) {
-            v0 = _mm512_add_ps(v0, _mm512_maskz_loadu_ps(m0, row));
-            v1 = _mm512_add_ps(v1, _mm512_maskz_loadu_ps(m1, row + 16));
-        }
-        if (bias != NULL) {
-            const __m512 b = _mm512_set1_ps(bias[r]);
-            v0 = _mm512_add_ps(v0, b);
-            v1 = _mm512_add_ps(v1, b);
-        }
-        if (epilogue != NULL) {
-            v0 = fovea_epilogue_avx512(v0, epilogue);
-            v1 = fovea_epilogue_avx512(v1, epilogue);
-        }
-        _mm512_mask_storeu_ps(row, m0, v0);
-        _mm512_mask_storeu_ps(row + 16, m1, v1);
+        bf16_store_row(c + r * ldc, _mm512_loadu_ps(product + r * 32), _mm512_loadu_ps(product + r * 32 + 16), m0, m1,
+                       accumulate, bias != NULL ? bias + r : NULL, epilogue);
     }
 }
 
-/*
- * Baseline code on purpose: the permission check must run before any
- * instruction of the AMX target (a CPU without AVX-512 or AMX that reached
- * this by mistake gets the message, not SIGILL).
- */
 void fovea_bf16_gemm_32x32__amx(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b, float *c,
                                 size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue) {
     fovea_amx_require_permission("bf16_gemm_32x32_amx");
