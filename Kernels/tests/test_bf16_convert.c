@@ -5,9 +5,13 @@
  * overflow to infinity, infinities, quiet and signalling NaNs, ties that stay
  * and ties that round up), then random bit patterns of every class, at every
  * length 0-40 (vector bodies and tails); bf16 -> fp32 exact on every pattern.
+ * Then each ISA's bf16 GEMM B packer (fp32 panel -> bf16 pairs) gives the
+ * rule's bits on random and special patterns, odd kc, padded rows and a
+ * strided source.
  */
 #include "support/reference.h"
 #include "support/test_support.h"
+#include "../src/configs/config.h"
 
 
 /* A pattern, what the rule must give, and why. */
@@ -118,6 +122,38 @@ static void check_isa(const char *isa, test_rng *rng) {
     CHECK(wrong == 0, "[%s] %ld of 65536 bf16 values do not round-trip", isa, wrong);
 }
 
+/* The B packer of `isa`'s bf16 GEMM config against the rule, value by value. */
+static void check_pack_b(const char *isa, test_rng *rng) {
+    const fovea_bf16_gemm_config *config = fovea_bf16_gemm_config_active(); /* check_isa forced `isa` */
+    enum { most_k = 9, ldb_extra = 5 };
+    const size_t nrs[] = {config->nr, 8, 16, 32, 3};
+    for (size_t n_index = 0; n_index < sizeof nrs / sizeof nrs[0]; n_index++) {
+        const size_t nr = nrs[n_index];
+        for (size_t kc = 1; kc <= most_k; kc++) {
+            const size_t kc_padded = (kc + 1) / 2 * 2, ldb = nr + (kc % 2 ? ldb_extra : 0);
+            float b[most_k * (32 + ldb_extra)];
+            uint16_t packed[(most_k + 1) * 32 + 1];
+            for (size_t i = 0; i < kc * ldb; i++) {
+                b[i] = float_from_bits(i % 7 == 0 ? specials[(size_t)rng_int(rng, 0, special_count - 1)].bits
+                                                  : random_pattern(rng));
+            }
+            packed[kc_padded * nr] = 0xABCD;
+            config->pack_b(nr, kc, kc_padded, b, ldb, packed);
+            long wrong = 0;
+            for (size_t p = 0; p < kc_padded; p++) {
+                for (size_t j = 0; j < nr; j++) {
+                    const uint16_t want = p < kc ? reference_bf16_from_f32(b[p * ldb + j]) : 0;
+                    wrong += packed[(p / 2) * nr * 2 + j * 2 + p % 2] != want;
+                }
+            }
+            CHECK(wrong == 0, "[%s] %s's B packer: %ld of %zu values wrong (nr %zu, kc %zu, ldb %zu)", isa,
+                  config->name, wrong, kc_padded * nr, nr, kc, ldb);
+            CHECK(packed[kc_padded * nr] == 0xABCD, "[%s] B packer wrote past the panel (nr %zu, kc %zu)", isa, nr,
+                  kc);
+        }
+    }
+}
+
 int main(void) {
     test_rng rng = {20261207};
     for (int isa = 0; isa < test_isa_count; isa++) {
@@ -126,6 +162,7 @@ int main(void) {
             continue;
         }
         check_isa(test_isas[isa], &rng);
+        check_pack_b(test_isas[isa], &rng);
     }
     fovea_kernels_set_isa("auto");
     return test_finish("bf16_convert");

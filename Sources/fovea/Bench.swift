@@ -95,7 +95,7 @@ struct Bench: ParsableCommand {
         default: "this CPU has neither AVX512_BF16 nor AMX"
         }
         if precision == .bf16 {
-            let kernel = hardware == nil ? " on a portable kernel, slower than f32" : " (bf16 multiplies, f32 accumulation)"
+            let kernel = hardware == nil ? " emulated on f32 arithmetic, slower than f32" : " (bf16 multiplies, f32 accumulation)"
             return "bf16: \(what); \(steps) step(s) ran in bf16\(kernel)"
         }
         return hardware == nil

@@ -3,8 +3,8 @@
  * tables every level has its own row: AVX512_BF16's vdpbf16ps, AMX's tiles
  * (on x86 builds; the row falls back to AVX512_BF16's where the build has no
  * AMX kernel), and below them the same bf16 weights widened to fp32
- * (AVX-512 FMAs, or portable C on scalar and AVX2), so that a bf16 plan runs
- * on every CPU. The tiles are measured in
+ * (AVX-512 or AVX2 FMAs, or portable C), so that a bf16 plan runs with the
+ * same roundings on every CPU. The tiles are measured in
  * Benchmarks/results/2026-12-07-amd-epyc-zen5-bf16-kernels.md.
  */
 #include "config.h"
@@ -16,8 +16,8 @@ static const fovea_bf16_gemm_config scalar = {
 
 #if FOVEA_HAVE_X86_VARIANTS
 static const fovea_bf16_gemm_config avx2 = {
-    .isa = FOVEA_ISA_AVX2, .mr = 4, .nr = 16, .k_align = 2, .ukernel = fovea_bf16_gemm_4x16__scalar,
-    .pack_a = fovea_bf16_gemm_pack_a_pairs, .pack_b = fovea_bf16_gemm_pack_b, .name = "bf16_gemm_4x16_scalar"};
+    .isa = FOVEA_ISA_AVX2, .mr = 6, .nr = 16, .k_align = 2, .ukernel = fovea_bf16_gemm_6x16__avx2,
+    .pack_a = fovea_bf16_gemm_pack_a_pairs, .pack_b = fovea_bf16_gemm_pack_b__avx2, .name = "bf16_gemm_6x16_avx2"};
 
 static const fovea_bf16_gemm_config avx512 = {
     .isa = FOVEA_ISA_AVX512, .mr = 8, .nr = 32, .k_align = 2, .ukernel = fovea_bf16_gemm_8x32__avx512,

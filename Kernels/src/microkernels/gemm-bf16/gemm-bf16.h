@@ -68,6 +68,10 @@ static inline size_t fovea_bf16_gemm_packed_a_values(size_t mr, size_t m, size_t
 void fovea_bf16_gemm_4x16__scalar(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b, float *c,
                                   size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
 #if FOVEA_HAVE_X86_VARIANTS
+void fovea_bf16_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b, float *c,
+                                size_t ldc, const float *bias, int accumulate, const fovea_epilogue *epilogue);
+void fovea_bf16_gemm_pack_b__avx2(size_t nr, size_t kc, size_t kc_padded, const float *b, size_t ldb,
+                                  uint16_t *packed);
 void fovea_bf16_gemm_pack_b__avx512(size_t nr, size_t kc, size_t kc_padded, const float *b, size_t ldb,
                                     uint16_t *packed);
 void fovea_bf16_gemm_8x32__avx512(size_t mr, size_t nr, size_t kc, const uint16_t *a, const uint16_t *b, float *c,
