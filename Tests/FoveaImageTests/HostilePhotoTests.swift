@@ -27,6 +27,11 @@ final class HostilePhotoTests: XCTestCase {
         try assertRefused("cut-panda-animated.webp", .invalidImage, "truncated WebP data")
     }
 
+    /// A grid (tiled) HEIC, as iPhones write, that declares 3×3 tiles and references 4.
+    func testGridWithMissingTilesIsACleanError() throws {
+        try assertRefused("grid-missing-tiles.heic", .invalidImage, "Missing grid images")
+    }
+
     func testDeclaredSizesAreCheckedBeforeDecoding() throws {
         try assertRefused("huge-ispe.heic", .limitExceeded, "12000×12000")
         try assertRefused("huge-canvas.webp", .limitExceeded, "16384×16384", limits: ImageDecodingLimits(maxPixelCount: 4_000_000))

@@ -315,6 +315,85 @@ def add_transforms(heif, properties):
     return bytes(data)
 
 
+def box(kind, body):
+    return struct.pack(">I4s", 8 + len(body), kind) + body
+
+
+def full_box(kind, version, flags, body):
+    return box(kind, struct.pack(">I", (version << 24) | flags) + body)
+
+
+def single_item(heif):
+    """The coded data and the hvcC, ispe and colr property boxes of a HEIF
+    holding one image item (as heif-enc writes it)."""
+    ipco_at, ipco_header, ipco_size = find_box(heif, [b"meta", b"iprp", b"ipco"])
+    properties = {k: heif[at:at + size] for k, at, _, size in boxes(heif, ipco_at + ipco_header, ipco_at + ipco_size)}
+    iloc_at, _, _ = find_box(heif, [b"meta", b"iloc"])
+    version = heif[iloc_at + 8]
+    assert version in (0, 1), "iloc version"
+    i = iloc_at + 12
+    offset_size, length_size, base_size = heif[i] >> 4, heif[i] & 15, heif[i + 1] >> 4
+    index_size = heif[i + 1] & 15 if version == 1 else 0
+    i += 2
+    items = struct.unpack(">H", heif[i:i + 2])[0]
+    assert items == 1, "one item"
+    i += 2 + 2 + (2 if version == 1 else 0) + 2
+    base = int.from_bytes(heif[i:i + base_size], "big") if base_size else 0
+    i += base_size
+    extents = struct.unpack(">H", heif[i:i + 2])[0]
+    i += 2
+    data = b""
+    for _ in range(extents):
+        i += index_size
+        offset = int.from_bytes(heif[i:i + offset_size], "big")
+        length = int.from_bytes(heif[i + offset_size:i + offset_size + length_size], "big")
+        data += heif[base + offset:base + offset + length]
+        i += offset_size + length_size
+    return data, properties[b"hvcC"], properties[b"ispe"], properties.get(b"colr")
+
+
+def grid_heif(tiles, rows, columns, width, height):
+    """A HEIC whose primary item is a `grid` of hidden hvc1 tiles, as an
+    iPhone writes its photos (heif-enc 1.15 cannot write one): `tiles` are
+    single-image HEICs of one size, row by row; the grid declares rows x
+    columns and an output of width x height (a hostile grid declares more
+    tiles than it references)."""
+    parts = [single_item(t) for t in tiles]
+    grid_id = len(parts) + 1
+    # Properties: each tile's hvcC, the tiles' ispe, the grid's ispe, its colr.
+    properties = [hvcc for _, hvcc, _, _ in parts] + [parts[0][2], full_box(b"ispe", 0, 0, struct.pack(">II", width, height))]
+    colr = parts[0][3]
+    if colr is not None:
+        properties.append(colr)
+    tile_ispe, grid_ispe = len(parts) + 1, len(parts) + 2
+    associations = [(n + 1, [0x80 | (n + 1), tile_ispe]) for n in range(len(parts))]
+    associations.append((grid_id, [grid_ispe] + ([0x80 | (grid_ispe + 1)] if colr is not None else [])))
+    ipma = struct.pack(">I", len(associations)) + b"".join(
+        struct.pack(">HB", item, len(props)) + bytes(props) for item, props in associations)
+    infes = [full_box(b"infe", 2, 1, struct.pack(">HH4s", n + 1, 0, b"hvc1") + b"\0") for n in range(len(parts))]
+    infes.append(full_box(b"infe", 2, 0, struct.pack(">HH4s", grid_id, 0, b"grid") + b"\0"))
+    grid_data = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, width, height)
+    payloads = [data for data, _, _, _ in parts] + [grid_data]
+    ftyp = box(b"ftyp", b"heic" + struct.pack(">I", 0) + b"mif1heic")
+
+    def meta(mdat_start):
+        extents, offset = [], mdat_start
+        for n, payload in enumerate(payloads):
+            extents.append(struct.pack(">HHHII", n + 1, 0, 1, offset, len(payload)))
+            offset += len(payload)
+        iloc = full_box(b"iloc", 0, 0, bytes([0x44, 0x00]) + struct.pack(">H", len(payloads)) + b"".join(extents))
+        return full_box(b"meta", 0, 0, b"".join([
+            full_box(b"hdlr", 0, 0, struct.pack(">I4s12s", 0, b"pict", b"\0" * 12) + b"\0"),
+            full_box(b"pitm", 0, 0, struct.pack(">H", grid_id)),
+            full_box(b"iinf", 0, 0, struct.pack(">H", len(infes)) + b"".join(infes)),
+            full_box(b"iref", 0, 0, box(b"dimg", struct.pack(">HH", grid_id, len(parts)) +
+                                             b"".join(struct.pack(">H", n + 1) for n in range(len(parts))))),
+            box(b"iprp", box(b"ipco", b"".join(properties)) + full_box(b"ipma", 0, 0, ipma)),
+            iloc]))
+    mdat_start = len(ftyp) + len(meta(0)) + 8
+    return ftyp + meta(mdat_start) + box(b"mdat", b"".join(payloads))
+
+
 def set_nclx(heif, primaries, transfer):
     """The colr nclx box's colour primaries and transfer characteristics set (same size)."""
     data = bytearray(heif)
@@ -374,6 +453,24 @@ def main():
     run("heif-enc", "-q", "90", "-o", path("panda.avif"), path("panda.png"))
     # No 10-bit AVIF: aom 3.6 asserts (write_color_config) when heif-enc 1.15 asks it for one.
     manifest.update({"panda.heic": "8-bit HEIC 4:4:4", "panda-10bit.heic": "10-bit HEIC", "panda.avif": "8-bit AVIF"})
+
+    # A grid (tiled) HEIC as iPhones write them: 2x2 hidden tiles of 128x96,
+    # the edge tiles padded by repeating the last column and row, cropped by
+    # the grid's output size back to 224x168.
+    tile_w, tile_h, tiles = 128, 96, []
+    for row in range(2):
+        for column in range(2):
+            pixels = bytearray()
+            for y in range(tile_h):
+                sy = min(row * tile_h + y, h - 1)
+                for x in range(tile_w):
+                    sx = min(column * tile_w + x, w - 1)
+                    pixels += rgb[(sy * w + sx) * 3:(sy * w + sx) * 3 + 3]
+            write_png(path("tmp.tile.png"), tile_w, tile_h, bytes(pixels), 2)
+            run("heif-enc", "-q", "90", "-p", "chroma=444", "-o", path("tmp.tile.heic"), path("tmp.tile.png"))
+            tiles.append(open(path("tmp.tile.heic"), "rb").read())
+    open(path("panda-grid.heic"), "wb").write(grid_heif(tiles, 2, 2, w, h))
+    manifest["panda-grid.heic"] = "HEIC grid of 2x2 hidden 128x96 tiles cropped to 224x168, as iPhones write"
 
     # Stored turned and mirrored, with irot (90 degrees anticlockwise) then imir
     # (left-right) to show it upright. The stored pixels are the upright ones
@@ -478,6 +575,8 @@ def main():
         hostile[cut] = "the first half of " + name
     open(path("huge-ispe.heic"), "wb").write(set_ispe(open(path("panda.heic"), "rb").read(), 12000, 12000))
     hostile["huge-ispe.heic"] = "declares 12000x12000 (144 megapixels)"
+    open(path("grid-missing-tiles.heic"), "wb").write(grid_heif(tiles, 3, 3, 3 * 128, 3 * 96))
+    hostile["grid-missing-tiles.heic"] = "a grid declaring 3x3 tiles that references 4"
     webp = bytearray(open(path("panda-lossless.webp"), "rb").read())
     lossless_at = webp.find(b"VP8L")
     # VP8L header: 14-bit width-1 and height-1 after the signature byte 0x2f.
