@@ -66,7 +66,9 @@ typedef enum fovea_status {
     /** The workspace or packed buffer given is smaller than the size query said. */
     FOVEA_STATUS_BUFFER_TOO_SMALL = 7,
     /** Packed weights were made for another shape or ISA than the call describes. */
-    FOVEA_STATUS_PACKING_MISMATCH = 8
+    FOVEA_STATUS_PACKING_MISMATCH = 8,
+    /** Quantization the int8 kernels do not run: a non-zero weight zero point (fovea_qconv.h). */
+    FOVEA_STATUS_UNSUPPORTED_QUANTIZATION = 9
 } fovea_status;
 
 /** A one-line English description of `status` (a static string; never NULL). */
@@ -276,5 +278,6 @@ fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spat
 #include "fovea_unary.h"
 #include "fovea_peak.h"
 #include "fovea_bf16.h"
+#include "fovea_qconv.h"
 
 #endif /* FOVEA_KERNELS_H */

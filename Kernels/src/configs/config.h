@@ -29,6 +29,7 @@
 #include "../microkernels/elementwise/elementwise.h"
 #include "../microkernels/gemm/gemm.h"
 #include "../microkernels/gemm-bf16/gemm-bf16.h"
+#include "../microkernels/gemm-qs8/gemm-qs8.h"
 #include "../microkernels/convert/convert.h"
 #include "../microkernels/im2col/im2col.h"
 #include "../microkernels/pool/pooling.h"
@@ -98,6 +99,36 @@ const fovea_bf16_gemm_config *fovea_bf16_gemm_config_for(fovea_isa isa);
 const fovea_bf16_gemm_config *fovea_bf16_gemm_config_for_rows(fovea_isa isa, size_t m);
 /* The tile of `isa` with `mr` rows (its main or fewer_rows one), or NULL. */
 const fovea_bf16_gemm_config *fovea_bf16_gemm_config_with_mr(fovea_isa isa, size_t mr);
+
+/* ---- int8 GEMM (u8 activations × s8 weights, requantized; fovea_qconv.h) ---- */
+
+/*
+ * One int8 kernel and its panel layout (microkernels/gemm-qs8/gemm-qs8.h).
+ * The int8 kernels do not follow the ISA levels one to one: AVX-VNNI and
+ * AVX512-VNNI are features a level may or may not have (Zen 4 has
+ * AVX512-VNNI but no AVX-VNNI, Alder Lake AVX-VNNI but no AVX-512), so
+ * gemm-qs8-config.c picks by level and feature (fovea_qconv2d_default_kernel).
+ */
+typedef struct fovea_qs8_gemm_config {
+    const char *name; /* "qs8_gemm_6x16c2_avx2", recorded in packed weights by its index */
+    size_t mr;
+    size_t nr;
+    size_t a_kr;    /* k per group in A panels */
+    size_t b_kr;    /* k per group in B panels */
+    size_t k_align; /* panel depth is a multiple: lcm(a_kr, b_kr) */
+    int a_int16;    /* A values stored as int16 (else int8) */
+    fovea_qs8_gemm_fn ukernel;
+    int (*supported)(void); /* can this CPU and OS run it */
+} fovea_qs8_gemm_config;
+
+/* The i-th kernel this build has (NULL past the end); its index is what packed weights record. */
+const fovea_qs8_gemm_config *fovea_qs8_gemm_config_at(size_t i);
+/* The kernel named `name`, or NULL. */
+const fovea_qs8_gemm_config *fovea_qs8_gemm_config_named(const char *name);
+/* The kernel the active ISA level packs for (never NULL). */
+const fovea_qs8_gemm_config *fovea_qs8_gemm_config_active(void);
+/* The index of a config from the table (for packed headers). */
+size_t fovea_qs8_gemm_config_index(const fovea_qs8_gemm_config *config);
 
 /* ---- fp32 <-> bf16 conversion ---- */
 

@@ -122,6 +122,17 @@ int fovea_amx_usable(void) {
     return usable;
 }
 
+int fovea_amx_int8_usable(void) {
+#if FOVEA_HAVE_X86_VARIANTS
+    if (!fovea_amx_usable()) return 0;
+    unsigned eax, ebx, ecx, edx;
+    /* CPUID.(7,0):EDX bit 25: AMX-INT8 (every AMX CPU so far has it with AMX-BF16, but it is a separate bit). */
+    return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (edx >> 25 & 1);
+#else
+    return 0;
+#endif
+}
+
 const char *fovea_amx_status(void) {
     pthread_once(&detect_once, detect);
     return status_text;

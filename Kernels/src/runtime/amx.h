@@ -37,6 +37,9 @@
  */
 int fovea_amx_usable(void);
 
+/* 1 if fovea_amx_usable() and the CPU has AMX-INT8 (tdpbusd: CPUID 7.0:EDX bit 25). */
+int fovea_amx_int8_usable(void);
+
 /* Why fovea_amx_usable() says what it says (detects first if needed): "usable", "no AMX on this CPU", ... */
 const char *fovea_amx_status(void);
 

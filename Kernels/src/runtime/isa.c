@@ -19,6 +19,8 @@ static atomic_int default_isa = -1;
 /* The forced ISA; -1 means "use the default". */
 static atomic_int forced_isa = -1;
 
+static int isa_is_supported(int isa);
+
 static int detect_supported_mask(void) {
     int mask = 1 << FOVEA_ISA_SCALAR;
 #if FOVEA_HAVE_X86_VARIANTS
@@ -35,6 +37,45 @@ static int detect_supported_mask(void) {
     if (avx512bf16 && fovea_amx_usable()) mask |= 1 << FOVEA_ISA_AMX;
 #endif
     return mask;
+}
+
+#if FOVEA_HAVE_X86_VARIANTS
+#include <cpuid.h>
+#endif
+
+/* -1 until detected; detection is idempotent, so a race only repeats it. */
+static atomic_int avxvnni_state = -1, avx512vnni_state = -1;
+
+static int detect_avxvnni(void) {
+#if FOVEA_HAVE_X86_VARIANTS
+    unsigned eax, ebx, ecx, edx;
+    if (!isa_is_supported(FOVEA_ISA_AVX2)) return 0; /* also: the OS saves the ymm registers */
+    if (__get_cpuid_max(0, NULL) < 7 || !__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return 0;
+    return (int)(eax >> 4 & 1);
+#else
+    return 0;
+#endif
+}
+
+static int detect_avx512vnni(void) {
+#if FOVEA_HAVE_X86_VARIANTS
+    __builtin_cpu_init();
+    return isa_is_supported(FOVEA_ISA_AVX512) && __builtin_cpu_supports("avx512vnni");
+#else
+    return 0;
+#endif
+}
+
+int fovea_cpu_has_avxvnni(void) {
+    int state = atomic_load(&avxvnni_state);
+    if (state < 0) atomic_store(&avxvnni_state, state = detect_avxvnni());
+    return state;
+}
+
+int fovea_cpu_has_avx512vnni(void) {
+    int state = atomic_load(&avx512vnni_state);
+    if (state < 0) atomic_store(&avx512vnni_state, state = detect_avx512vnni());
+    return state;
 }
 
 static int isa_is_supported(int isa) {

@@ -25,6 +25,12 @@
 #define FOVEA_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
 /* AVX-512 with the bf16 dot product (vdpbf16ps) and conversions (vcvtneps2bf16). */
 #define FOVEA_TARGET_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,fma")))
+/* 256-bit vpdpbusd (VEX-encoded AVX-VNNI) and 512-bit vpdpbusd. */
+#define FOVEA_TARGET_AVXVNNI __attribute__((target("avx2,fma,avxvnni")))
+#define FOVEA_TARGET_AVX512VNNI __attribute__((target("avx512f,avx512vnni,avx2,fma")))
+/* AMX tiles with int8 products (tdpbusd). */
+#define FOVEA_TARGET_AMX_INT8 \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,fma,amx-tile,amx-bf16,amx-int8")))
 /* The above plus AMX tiles with bf16 tile products (tdpbf16ps). */
 #define FOVEA_TARGET_AMX \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,fma,amx-tile,amx-bf16")))
@@ -49,6 +55,15 @@ typedef enum fovea_isa {
  * their family's config (configs/config.h).
  */
 fovea_isa fovea_active_isa(void);
+
+/*
+ * CPU features outside the levels above, for the int8 kernels' config
+ * (configs/gemm-qs8-config.c): 256-bit vpdpbusd (AVX-VNNI, CPUID 7.1:EAX
+ * bit 4, with AVX2's OS support) and 512-bit vpdpbusd (AVX512-VNNI, with
+ * AVX-512F's). Detected once; 0 off x86.
+ */
+int fovea_cpu_has_avxvnni(void);
+int fovea_cpu_has_avx512vnni(void);
 
 /* The level of an ISA name ("scalar", "avx2", "avx512", "avx512bf16", "amx"), or -1 if unknown; supported or not. */
 int fovea_isa_level(const char *name);

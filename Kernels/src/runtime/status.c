@@ -12,6 +12,7 @@ const char *fovea_status_description(fovea_status status) {
     case FOVEA_STATUS_UNSUPPORTED_ISA: return "this CPU or build does not support the requested ISA";
     case FOVEA_STATUS_BUFFER_TOO_SMALL: return "a workspace or packed buffer is smaller than its size query said";
     case FOVEA_STATUS_PACKING_MISMATCH: return "packed weights were made for another shape, algorithm or ISA";
+    case FOVEA_STATUS_UNSUPPORTED_QUANTIZATION: return "unsupported quantization: int8 weights must be symmetric (zero point 0)";
     }
     return "unknown fovea_status value";
 }

@@ -205,3 +205,44 @@ float reference_round_to_bf16(float value) {
     memcpy(&result, &bits, sizeof result);
     return result;
 }
+
+void reference_qconv2d(const fovea_conv2d_params *p, const fovea_qconv2d_quantization *q, const int8_t *w,
+                       const int32_t *bias, const void *x, void *y, size_t y_batch_stride) {
+    const size_t gc = p->channels / p->groups, gm = p->output_channels / p->groups;
+    const long H = (long)p->input_height, W = (long)p->input_width;
+    const uint8_t *xu = (const uint8_t *)x;
+    const int8_t *xs = (const int8_t *)x;
+    for (size_t n = 0; n < p->batch; n++) {
+        for (size_t m = 0; m < p->output_channels; m++) {
+            const size_t g = m / gm;
+            const float w_scale = q->weight_scales[q->weight_scale_count == 1 ? 0 : m];
+            const float scale = q->input_scale * w_scale / q->output_scale;
+            for (size_t oh = 0; oh < p->output_height; oh++) {
+                for (size_t ow = 0; ow < p->output_width; ow++) {
+                    int64_t acc = bias != NULL ? bias[m] : 0;
+                    for (size_t c = 0; c < gc; c++) {
+                        for (size_t kh = 0; kh < p->kernel_height; kh++) {
+                            for (size_t kw = 0; kw < p->kernel_width; kw++) {
+                                const long ih = (long)(oh * p->stride_height + kh * p->dilation_height) - (long)p->pad_top;
+                                const long iw = (long)(ow * p->stride_width + kw * p->dilation_width) - (long)p->pad_left;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W) continue;
+                                const size_t xi = ((n * p->channels + g * gc + c) * (size_t)H + (size_t)ih) * (size_t)W + (size_t)iw;
+                                const int32_t xv = q->input_type == FOVEA_QTYPE_U8 ? xu[xi] : xs[xi];
+                                const int32_t wv = w[((m * gc + c) * p->kernel_height + kh) * p->kernel_width + kw];
+                                acc += (int64_t)(xv - q->input_zero_point) * wv;
+                            }
+                        }
+                    }
+                    const int32_t wrapped = (int32_t)(uint32_t)(uint64_t)acc;
+                    float v = (float)wrapped * scale;
+                    const float lo = (float)(q->output_min - q->output_zero_point);
+                    const float hi = (float)(q->output_max - q->output_zero_point);
+                    v = v < lo ? lo : v > hi ? hi : v;
+                    const int32_t out = (int32_t)nearbyintf(v) + q->output_zero_point;
+                    uint8_t *yb = (uint8_t *)y + n * y_batch_stride + (m * p->output_height + oh) * p->output_width + ow;
+                    *yb = q->output_type == FOVEA_QTYPE_U8 ? (uint8_t)out : (uint8_t)(int8_t)out;
+                }
+            }
+        }
+    }
+}

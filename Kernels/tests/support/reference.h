@@ -72,6 +72,17 @@ void reference_transpose(size_t rank, const size_t *shape, const size_t *perm, c
  */
 uint16_t reference_bf16_from_f32(float value);
 
+/*
+ * QLinearConv as ONNX defines it and onnxruntime's MLAS rounds it, from the
+ * definition (no sign-bit flip, no folded zero points): per output, acc = bias
+ * + Σ (x − x_zero_point)·w over the taps inside x, in int64 then wrapped to
+ * int32; v = float(acc) · ((x_scale · w_scale[m]) / y_scale), clamped in
+ * float to [output_min − zp, output_max − zp], rounded half to even, + zp.
+ * x and y are bytes of their types; image n of y at y + n·y_batch_stride.
+ */
+void reference_qconv2d(const fovea_conv2d_params *p, const fovea_qconv2d_quantization *q, const int8_t *w,
+                       const int32_t *bias, const void *x, void *y, size_t y_batch_stride);
+
 /* `value` rounded to bf16 and back to float (the value a bf16 kernel multiplies). */
 float reference_round_to_bf16(float value);
 
