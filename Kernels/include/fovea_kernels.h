@@ -279,5 +279,6 @@ fovea_status fovea_global_maxpool_f32(size_t batch, size_t channels, size_t spat
 #include "fovea_peak.h"
 #include "fovea_bf16.h"
 #include "fovea_qconv.h"
+#include "fovea_qpool.h"
 
 #endif /* FOVEA_KERNELS_H */

@@ -127,6 +127,32 @@ fovea_status fovea_qconv2d_run(const fovea_conv2d_params *params, const void *pa
 /** The kernel `packed` runs ("qs8_gemm_6x16c2_avx2"), or NULL if it is not packed qconv weights. */
 const char *fovea_qconv2d_kernel_name(const void *packed);
 
+/* ---- Depthwise ---- */
+
+/**
+ * Bytes of packed weights for a depthwise quantized convolution: groups ==
+ * channels == output_channels (channel multiplier 1), any kernel, stride,
+ * dilation and pads. 0 if the shape is not that or is invalid.
+ */
+size_t fovea_qdwconv2d_packed_size(const fovea_conv2d_params *params);
+
+/**
+ * Packs int8 `weights` (channels × kernel_height × kernel_width) and int32
+ * `bias` (or NULL) with `quantization` (the same rules and statuses as
+ * fovea_qconv2d_pack; weight_scale_count 1 or channels).
+ */
+fovea_status fovea_qdwconv2d_pack(const fovea_conv2d_params *params, const fovea_qconv2d_quantization *quantization,
+                                  const int8_t *weights, const int32_t *bias, void *packed, size_t packed_bytes);
+
+/**
+ * Runs it: the same arithmetic, bytes and layout as fovea_qconv2d_run (each
+ * output is the int32 sum of its taps inside x, requantized as MLAS does), by
+ * direct loops over each plane (portable C; no workspace). Planes are shared
+ * over the caller's pool.
+ */
+fovea_status fovea_qdwconv2d_run(const fovea_conv2d_params *params, const void *packed, const void *x, void *y,
+                                 size_t y_batch_stride, const fovea_threadpool *threadpool);
+
 #ifdef __cplusplus
 }
 #endif

@@ -282,6 +282,51 @@ static void check_bad_arguments(void) {
     free(packed);
 }
 
+/* Depthwise (fovea_qdwconv2d_*) against the same reference, with groups == channels. */
+static void check_depthwise(test_rng *rng) {
+    const fovea_conv2d_params shapes[] = {
+        make(1, 32, 28, 28, 32, 32, 3, 1, 1, 1), make(2, 24, 17, 15, 24, 24, 3, 2, 1, 1),
+        make(1, 8, 9, 9, 8, 8, 5, 1, 1, 2),      make(1, 5, 11, 7, 5, 5, 7, 2, 1, 3),
+        make(1, 6, 10, 10, 6, 6, 3, 1, 2, 2),    make(2, 3, 1, 1, 3, 3, 3, 1, 1, 1),
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        for (int round = 0; round < 3; round++) {
+            qcase c = random_case(rng, shapes[s], round == 2);
+            const fovea_conv2d_params *p = &c.p;
+            const size_t image = p->output_channels * p->output_height * p->output_width, stride = image + 3 * (s % 2);
+            const size_t bytes = fovea_qdwconv2d_packed_size(p);
+            CHECK(bytes > 0, "depthwise packed size 0 for %s", describe(p));
+            void *packed = malloc(bytes);
+            CHECK_STATUS(fovea_qdwconv2d_pack(p, &c.q, c.w, c.bias, packed, bytes), FOVEA_STATUS_OK);
+            uint8_t *got = malloc(p->batch * stride), *want = malloc(p->batch * stride);
+            memset(got, 0x5A, p->batch * stride);
+            memset(want, 0x5A, p->batch * stride);
+            reference_qconv2d(p, &c.q, c.w, c.bias, c.x, want, stride);
+            CHECK_STATUS(fovea_qdwconv2d_run(p, packed, c.x, got, stride, test_pool((size_t)round)), FOVEA_STATUS_OK);
+            CHECK(memcmp(got, want, p->batch * stride) == 0, "depthwise %s differs", describe(p));
+            free(packed), free(got), free(want);
+            free_case(&c);
+        }
+    }
+    const fovea_conv2d_params not_depthwise = make(1, 4, 5, 5, 8, 4, 3, 1, 1, 1);
+    CHECK(fovea_qdwconv2d_packed_size(&not_depthwise) == 0, "channel multiplier 2 sized");
+    const fovea_conv2d_params p = make(1, 2, 3, 3, 2, 2, 3, 1, 1, 1);
+    const float scales[1] = {0.5f};
+    const int8_t w[18] = {0}, zp[1] = {3};
+    fovea_qconv2d_quantization q = {FOVEA_QTYPE_U8, 1.0f, 0, scales, 1, zp, FOVEA_QTYPE_U8, 1.0f, 0, 0, 255};
+    uint8_t packed[4096], x[18] = {0}, y[18];
+    CHECK_STATUS(fovea_qdwconv2d_pack(&p, &q, w, NULL, packed, sizeof packed), FOVEA_STATUS_UNSUPPORTED_QUANTIZATION);
+    q.weight_zero_points = NULL;
+    q.output_scale = -1.0f;
+    CHECK_STATUS(fovea_qdwconv2d_pack(&p, &q, w, NULL, packed, sizeof packed), FOVEA_STATUS_INVALID_PARAMETER);
+    q.output_scale = 1.0f;
+    CHECK_STATUS(fovea_qdwconv2d_pack(&p, &q, w, NULL, packed, 8), FOVEA_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(fovea_qdwconv2d_pack(&p, &q, w, NULL, packed, sizeof packed), FOVEA_STATUS_OK);
+    CHECK_STATUS(fovea_qdwconv2d_run(&p, packed, x, y, 17, NULL), FOVEA_STATUS_INVALID_PARAMETER);
+    CHECK_STATUS(fovea_qdwconv2d_run(&p, x, x, y, 18, NULL), FOVEA_STATUS_PACKING_MISMATCH);
+    CHECK_STATUS(fovea_qdwconv2d_run(&p, packed, NULL, y, 18, NULL), FOVEA_STATUS_NULL_POINTER);
+}
+
 /* Which kernel each ISA level packs for on this CPU. */
 static void check_default_kernels(void) {
     CHECK_STATUS(fovea_kernels_set_isa("scalar"), FOVEA_STATUS_OK);
@@ -317,6 +362,7 @@ int main(void) {
         check_extreme(kernel, 0x7F, 127, FOVEA_QTYPE_S8, -128);
         check_extreme(kernel, 0x80, -128, FOVEA_QTYPE_S8, 127);
     }
+    check_depthwise(&rng);
     check_default_kernels();
     check_bad_arguments();
     return test_finish("qconv");

@@ -119,6 +119,7 @@ typedef struct fovea_qs8_gemm_config {
     int a_int16;    /* A values stored as int16 (else int8) */
     fovea_qs8_gemm_fn ukernel;
     int (*supported)(void); /* can this CPU and OS run it */
+    fovea_qs8_gemm_pack_b_fn pack_b;
 } fovea_qs8_gemm_config;
 
 /* The i-th kernel this build has (NULL past the end); its index is what packed weights record. */

@@ -2,7 +2,8 @@
  * The int8 GEMM kernels (configs/config.h) and which one each ISA level packs
  * for. The table's order is fixed: packed weights record a kernel's index.
  * The portable rows over the VNNI and AMX layouts are never chosen by
- * default; they let tests run those layouts' packing and driver anywhere.
+ * default (the scalar kernel packs B with the portable packer, so
+ * FOVEA_ISA=scalar runs no intrinsics); they let tests run those layouts' packing and driver anywhere.
  */
 #include "config.h"
 #include "../runtime/amx.h"
@@ -15,16 +16,23 @@ static int has_avx2(void) { return fovea_kernels_isa_supported("avx2"); }
 static int has_amx_int8(void) { return fovea_amx_int8_usable(); }
 #endif
 
-static const fovea_qs8_gemm_config table[] = {
-    {"qs8_gemm_4x8c2_scalar", 4, 8, 2, 2, 2, 0, fovea_qs8_gemm__scalar, always},
-    {"qs8_gemm_6x16c4_scalar", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always},
-    {"qs8_gemm_8x32c4_scalar", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always},
-    {"qs8_gemm_32x32c64_scalar", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm__scalar, always},
+/* B packing: SSE2's interleaves on every x86-64 CPU (the packer falls back to C for layouts it lacks). */
 #if FOVEA_HAVE_X86_VARIANTS
-    {"qs8_gemm_6x16c2_avx2", 6, 16, 2, 2, 2, 1, fovea_qs8_gemm_6x16c2__avx2, has_avx2},
-    {"qs8_gemm_6x16c4_avxvnni", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm_6x16c4__avxvnni, fovea_cpu_has_avxvnni},
-    {"qs8_gemm_8x32c4_avx512vnni", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm_8x32c4__avx512vnni, fovea_cpu_has_avx512vnni},
-    {"qs8_gemm_32x32_amx", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm_32x32__amx, has_amx_int8},
+#define PACK_B fovea_qs8_gemm_pack_b__sse2
+#else
+#define PACK_B fovea_qs8_gemm_pack_b__scalar
+#endif
+
+static const fovea_qs8_gemm_config table[] = {
+    {"qs8_gemm_4x8c2_scalar", 4, 8, 2, 2, 2, 0, fovea_qs8_gemm__scalar, always, fovea_qs8_gemm_pack_b__scalar},
+    {"qs8_gemm_6x16c4_scalar", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always, PACK_B},
+    {"qs8_gemm_8x32c4_scalar", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always, PACK_B},
+    {"qs8_gemm_32x32c64_scalar", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm__scalar, always, PACK_B},
+#if FOVEA_HAVE_X86_VARIANTS
+    {"qs8_gemm_6x16c2_avx2", 6, 16, 2, 2, 2, 1, fovea_qs8_gemm_6x16c2__avx2, has_avx2, PACK_B},
+    {"qs8_gemm_6x16c4_avxvnni", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm_6x16c4__avxvnni, fovea_cpu_has_avxvnni, PACK_B},
+    {"qs8_gemm_8x32c4_avx512vnni", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm_8x32c4__avx512vnni, fovea_cpu_has_avx512vnni, PACK_B},
+    {"qs8_gemm_32x32_amx", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm_32x32__amx, has_amx_int8, PACK_B},
 #endif
 };
 enum { table_count = sizeof table / sizeof table[0] };

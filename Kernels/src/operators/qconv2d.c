@@ -2,9 +2,10 @@
  * The quantized GEMM convolution (fovea_qconv.h): packs int8 weights for one
  * of the int8 GEMM kernels (configs/gemm-qs8-config.c) with the bias, the
  * zero-point correction and the requantization folded in, and runs it as one
- * GEMM per (image, group, block of output pixels): each block's im2col is
- * packed straight into the kernel's B panels (u8, padding = the input zero
- * point) in the caller's workspace, then every weight panel runs over it.
+ * GEMM per (image, group, block of output pixels): each block's im2col rows
+ * (read in place for 1×1 stride 1) are packed by the config's B packer into
+ * the kernel's panels (u8, padding = the input zero point) in the caller's
+ * workspace, then every weight panel runs over them.
  */
 #include "fovea_kernels.h"
 #include "../configs/config.h"
@@ -41,6 +42,13 @@ typedef struct qconv_header {
 } qconv_header;
 
 static size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
+
+/* 1×1, stride 1, no padding: the input planes are the B rows, read in place. */
+static int is_pointwise(const fovea_conv2d_params *p) {
+    return p->kernel_height == 1 && p->kernel_width == 1 && p->stride_height == 1 && p->stride_width == 1 &&
+           p->pad_top == 0 && p->pad_left == 0 && p->input_height == p->output_height &&
+           p->input_width == p->output_width;
+}
 
 static size_t k_of(const fovea_conv2d_params *p) { return p->channels / p->groups * p->kernel_height * p->kernel_width; }
 
@@ -187,7 +195,11 @@ const char *fovea_qconv2d_kernel_name(const void *packed) {
     return h != NULL ? fovea_qs8_gemm_config_at(h->kernel_index)->name : NULL;
 }
 
-static size_t thread_workspace(const qconv_header *h) { return round_up(h->k_padded * h->block_pixels, 64); }
+/* A thread's B panels, then (k×k convolutions) the im2col rows they are packed from. */
+static size_t panels_bytes(const qconv_header *h) { return round_up(h->k_padded * h->block_pixels, 64); }
+static size_t thread_workspace(const qconv_header *h) {
+    return panels_bytes(h) + (is_pointwise(&h->params) ? 0 : round_up(h->k * h->block_pixels, 64));
+}
 
 size_t fovea_qconv2d_workspace_size(const void *packed, size_t threads) {
     const qconv_header *h = header_of(packed);
@@ -210,43 +222,37 @@ typedef struct qconv_job {
 } qconv_job;
 
 /*
- * im2col of pixels [p0, p0 + count) of one image's group into B panels:
- * panel j, k-group kg, column n, lane r at j·k_padded·NR + kg·NR·b_kr + n·b_kr + r.
- * Taps outside the image read the input zero point; k past K and columns past
- * count read 0 (their weights, or their outputs, are never used).
+ * im2col of pixels [p0, p0 + count) of one image's group as K rows of count
+ * bytes (row k = channel c, tap (kh, kw)), row segment by row segment of the
+ * output: taps outside the image read the input zero point (in the input's
+ * own type: the B packer flips int8 afterwards).
  */
-static void pack_block(const qconv_header *h, const fovea_qs8_gemm_config *config, const uint8_t *x, size_t p0,
-                       size_t count, uint8_t *dst) {
+static void im2col_rows(const qconv_header *h, const uint8_t *x, size_t p0, size_t count, uint8_t *rows) {
     const fovea_conv2d_params *p = &h->params;
-    const size_t NR = config->nr, bkr = config->b_kr, panels = (count + NR - 1) / NR;
     const size_t taps = p->kernel_height * p->kernel_width, plane = p->input_height * p->input_width;
-    const uint8_t flip = h->input_xor, zero = h->input_zero_point;
-    const int pointwise = taps == 1 && p->stride_height == 1 && p->stride_width == 1 && p->pad_top == 0 &&
-                          p->pad_left == 0 && p->input_height == p->output_height && p->input_width == p->output_width;
-    long ih0[max_block_pixels], iw0[max_block_pixels];
-    for (size_t n = 0; n < count; n++) {
-        const size_t pixel = p0 + n;
-        ih0[n] = (long)(pixel / p->output_width * p->stride_height) - (long)p->pad_top;
-        iw0[n] = (long)(pixel % p->output_width * p->stride_width) - (long)p->pad_left;
-    }
-    memset(dst, 0, panels * h->k_padded * NR);
+    const uint8_t zero = (uint8_t)(h->input_zero_point ^ h->input_xor);
+    const long H = (long)p->input_height, W = (long)p->input_width;
     for (size_t k = 0; k < h->k; k++) {
         const size_t c = k / taps, tap = k % taps;
-        const long dh = (long)(tap / p->kernel_width * p->dilation_height);
-        const long dw = (long)(tap % p->kernel_width * p->dilation_width);
+        const long dh = (long)(tap / p->kernel_width * p->dilation_height) - (long)p->pad_top;
+        const long dw = (long)(tap % p->kernel_width * p->dilation_width) - (long)p->pad_left;
         const uint8_t *xc = x + c * plane;
-        uint8_t *row = dst + k / bkr * NR * bkr + k % bkr;
-        for (size_t n = 0; n < count; n++) {
-            uint8_t v;
-            if (pointwise) {
-                v = xc[p0 + n] ^ flip;
+        uint8_t *out = rows + k * count;
+        size_t n = 0;
+        while (n < count) {
+            const size_t pixel = p0 + n, oh = pixel / p->output_width, ow0 = pixel % p->output_width;
+            const size_t run = p->output_width - ow0 < count - n ? p->output_width - ow0 : count - n;
+            const long ih = (long)(oh * p->stride_height) + dh;
+            if (ih < 0 || ih >= H) {
+                memset(out + n, zero, run);
             } else {
-                const long ih = ih0[n] + dh, iw = iw0[n] + dw;
-                v = ih >= 0 && ih < (long)p->input_height && iw >= 0 && iw < (long)p->input_width
-                        ? xc[(size_t)ih * p->input_width + (size_t)iw] ^ flip
-                        : zero;
+                const uint8_t *xrow = xc + (size_t)ih * p->input_width;
+                for (size_t i = 0; i < run; i++) {
+                    const long iw = (long)((ow0 + i) * p->stride_width) + dw;
+                    out[n + i] = iw >= 0 && iw < W ? xrow[iw] : zero;
+                }
             }
-            row[n / NR * h->k_padded * NR + n % NR * bkr] = v;
+            n += run;
         }
     }
 }
@@ -258,6 +264,9 @@ static void qconv_share(void *context, size_t share, size_t shares) {
     const fovea_conv2d_params *p = &h->params;
     const size_t begin = job->units * share / shares, end = job->units * (share + 1) / shares;
     uint8_t *block = job->workspace + share * thread_workspace(h);
+    uint8_t *rows = block + panels_bytes(h);
+    const int pointwise = is_pointwise(p);
+    const size_t plane = p->input_height * p->input_width;
     const size_t pixels = p->output_height * p->output_width, MR = config->mr, NR = config->nr;
     const size_t cin = p->channels / p->groups, rows_per_group = h->m_panels * MR;
     const int32_t *bias = (const int32_t *)(job->packed + h->bias_offset);
@@ -267,7 +276,12 @@ static void qconv_share(void *context, size_t share, size_t shares) {
         const size_t p0 = b * h->block_pixels;
         const size_t count = pixels - p0 < h->block_pixels ? pixels - p0 : h->block_pixels;
         const uint8_t *x = job->x + (n * p->channels + g * cin) * p->input_height * p->input_width;
-        pack_block(h, config, x, p0, count, block);
+        if (pointwise) {
+            config->pack_b(h->k, h->k_padded, count, x + p0, plane, h->input_xor, NR, config->b_kr, block);
+        } else {
+            im2col_rows(h, x, p0, count, rows);
+            config->pack_b(h->k, h->k_padded, count, rows, count, h->input_xor, NR, config->b_kr, block);
+        }
         uint8_t *y = job->y + n * job->y_batch_stride + g * h->m * pixels + p0;
         for (size_t mp = 0; mp < h->m_panels; mp++) {
             fovea_qs8_requant rq = h->requant;

@@ -52,6 +52,20 @@ static inline uint8_t fovea_qs8_requantize(int32_t acc, int32_t bias, float scal
     return (uint8_t)(((int32_t)nearbyintf(v) + rq->zero_point) ^ rq->output_xor);
 }
 
+/*
+ * Packs rows [0, k) × columns [0, count) of k-major uint8 rows (src_stride
+ * apart), each byte ^ flip, into B panels of nr columns and k-groups of b_kr,
+ * k_padded deep; padding is 0.
+ */
+typedef void (*fovea_qs8_gemm_pack_b_fn)(size_t k, size_t k_padded, size_t count, const uint8_t *src,
+                                         size_t src_stride, uint8_t flip, size_t nr, size_t b_kr, uint8_t *dst);
+void fovea_qs8_gemm_pack_b__scalar(size_t k, size_t k_padded, size_t count, const uint8_t *src, size_t src_stride,
+                                   uint8_t flip, size_t nr, size_t b_kr, uint8_t *dst);
+#if FOVEA_HAVE_X86_VARIANTS
+void fovea_qs8_gemm_pack_b__sse2(size_t k, size_t k_padded, size_t count, const uint8_t *src, size_t src_stride,
+                                 uint8_t flip, size_t nr, size_t b_kr, uint8_t *dst);
+#endif
+
 /* Portable C over any layout (the config's MR, NR, a_kr, b_kr, a_int16). */
 void fovea_qs8_gemm__scalar(size_t mr, size_t nr, size_t k, const void *a, const uint8_t *b,
                             const fovea_qs8_requant *rq, uint8_t *c, size_t ldc,
