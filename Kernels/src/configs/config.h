@@ -120,6 +120,7 @@ typedef struct fovea_qs8_gemm_config {
     fovea_qs8_gemm_fn ukernel;
     int (*supported)(void); /* can this CPU and OS run it */
     fovea_qs8_gemm_pack_b_fn pack_b;
+    int amx_tiles; /* the kernel configures AMX tiles: the driver releases them after each share */
 } fovea_qs8_gemm_config;
 
 /* The i-th kernel this build has (NULL past the end); its index is what packed weights record. */

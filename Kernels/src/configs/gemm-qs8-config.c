@@ -24,15 +24,15 @@ static int has_amx_int8(void) { return fovea_amx_int8_usable(); }
 #endif
 
 static const fovea_qs8_gemm_config table[] = {
-    {"qs8_gemm_4x8c2_scalar", 4, 8, 2, 2, 2, 0, fovea_qs8_gemm__scalar, always, fovea_qs8_gemm_pack_b__scalar},
-    {"qs8_gemm_6x16c4_scalar", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always, PACK_B},
-    {"qs8_gemm_8x32c4_scalar", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always, PACK_B},
-    {"qs8_gemm_32x32c64_scalar", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm__scalar, always, PACK_B},
+    {"qs8_gemm_4x8c2_scalar", 4, 8, 2, 2, 2, 0, fovea_qs8_gemm__scalar, always, fovea_qs8_gemm_pack_b__scalar, 0},
+    {"qs8_gemm_6x16c4_scalar", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always, PACK_B, 0},
+    {"qs8_gemm_8x32c4_scalar", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm__scalar, always, PACK_B, 0},
+    {"qs8_gemm_32x32c64_scalar", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm__scalar, always, PACK_B, 0},
 #if FOVEA_HAVE_X86_VARIANTS
-    {"qs8_gemm_6x16c2_avx2", 6, 16, 2, 2, 2, 1, fovea_qs8_gemm_6x16c2__avx2, has_avx2, PACK_B},
-    {"qs8_gemm_6x16c4_avxvnni", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm_6x16c4__avxvnni, fovea_cpu_has_avxvnni, PACK_B},
-    {"qs8_gemm_8x32c4_avx512vnni", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm_8x32c4__avx512vnni, fovea_cpu_has_avx512vnni, PACK_B},
-    {"qs8_gemm_32x32_amx", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm_32x32__amx, has_amx_int8, PACK_B},
+    {"qs8_gemm_6x16c2_avx2", 6, 16, 2, 2, 2, 1, fovea_qs8_gemm_6x16c2__avx2, has_avx2, PACK_B, 0},
+    {"qs8_gemm_6x16c4_avxvnni", 6, 16, 4, 4, 4, 0, fovea_qs8_gemm_6x16c4__avxvnni, fovea_cpu_has_avxvnni, PACK_B, 0},
+    {"qs8_gemm_8x32c4_avx512vnni", 8, 32, 4, 4, 4, 0, fovea_qs8_gemm_8x32c4__avx512vnni, fovea_cpu_has_avx512vnni, PACK_B, 0},
+    {"qs8_gemm_32x32_amx", 32, 32, 4, 64, 64, 0, fovea_qs8_gemm_32x32__amx, has_amx_int8, PACK_B, 1},
 #endif
 };
 enum { table_count = sizeof table / sizeof table[0] };

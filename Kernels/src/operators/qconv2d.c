@@ -247,9 +247,21 @@ static void im2col_rows(const qconv_header *h, const uint8_t *x, size_t p0, size
                 memset(out + n, zero, run);
             } else {
                 const uint8_t *xrow = xc + (size_t)ih * p->input_width;
-                for (size_t i = 0; i < run; i++) {
-                    const long iw = (long)((ow0 + i) * p->stride_width) + dw;
-                    out[n + i] = iw >= 0 && iw < W ? xrow[iw] : zero;
+                if (p->stride_width == 1) { /* padding, one copy, padding */
+                    const long first = (long)ow0 + dw; /* input column of the segment's first output */
+                    long begin = first < 0 ? -first : 0;
+                    begin = begin > (long)run ? (long)run : begin;
+                    long end = W - first;
+                    end = end < 0 ? 0 : end > (long)run ? (long)run : end;
+                    if (end < begin) end = begin;
+                    memset(out + n, zero, (size_t)begin);
+                    if (end > begin) memcpy(out + n + begin, xrow + first + begin, (size_t)(end - begin));
+                    memset(out + n + end, zero, run - (size_t)end);
+                } else {
+                    for (size_t i = 0; i < run; i++) {
+                        const long iw = (long)((ow0 + i) * p->stride_width) + dw;
+                        out[n + i] = iw >= 0 && iw < W ? xrow[iw] : zero;
+                    }
                 }
             }
             n += run;
@@ -297,7 +309,7 @@ static void qconv_share(void *context, size_t share, size_t shares) {
         }
     }
     /* AMX: give the tile state back so context switches stop saving it (runtime/amx.h). */
-    if (strstr(config->name, "_amx") != NULL) fovea_amx_release();
+    if (config->amx_tiles) fovea_amx_release();
 }
 
 fovea_status fovea_qconv2d_run(const fovea_conv2d_params *params, const void *packed, const void *x, void *y,
