@@ -4,6 +4,7 @@
  * "auto" restores the default, and FOVEA_ISA (set by ctest) picks the default.
  */
 #include "support/test_support.h"
+#include "fovea_vector_isa.h"
 
 /* The default the library must have picked: FOVEA_ISA if known and supported, else the best. */
 static const char *expected_default(void) {
@@ -46,6 +47,15 @@ static void detection_matches_cpu(void) {
     CHECK(!fovea_kernels_isa_supported("avx2") && !fovea_kernels_isa_supported("avx512") &&
               !fovea_kernels_isa_supported("avx512bf16") && !fovea_kernels_isa_supported("amx"),
           "x86 ISAs off x86");
+#endif
+    /* NEON is part of every AArch64 CPU, and of no other. */
+#if defined(__aarch64__)
+    CHECK(fovea_kernels_isa_supported("neon"), "neon not supported on AArch64");
+    /* Until pooling, depthwise and the elementwise ops have NEON code, Swift's simd backend stays first on ARM. */
+    CHECK(fovea_kernels_vector_isa() == NULL, "the vector ISA on AArch64 is %s, expected none yet",
+          fovea_kernels_vector_isa());
+#else
+    CHECK(!fovea_kernels_isa_supported("neon"), "neon supported off AArch64");
 #endif
     CHECK(!fovea_kernels_isa_supported(NULL), "NULL is no ISA");
     CHECK(!fovea_kernels_isa_supported("auto"), "auto is no ISA");
