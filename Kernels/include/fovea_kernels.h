@@ -127,6 +127,14 @@ const char *fovea_kernels_default_isa_name(void);
 int fovea_kernels_isa_supported(const char *name);
 
 /**
+ * On AArch64, the optional extensions beyond NEON that the CPU and OS report
+ * (Linux HWCAP / HWCAP2), as a static string of space-separated names in this
+ * order: "dotprod" (SDOT/UDOT), "bf16" (BFDOT, BFMMLA), "i8mm" (SMMLA); "" for
+ * none. NULL off AArch64. For reports: no kernel uses them yet.
+ */
+const char *fovea_kernels_arm_features(void);
+
+/**
  * For reports only: OpenMP's default team size (OMP_NUM_THREADS, else one per
  * core; without OpenMP, the online cores). Kernels do not use it: each call
  * takes its own thread count.

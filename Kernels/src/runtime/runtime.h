@@ -40,9 +40,10 @@
  * The ISA levels, lowest first; each x86 level includes the ones below it.
  * Every config table has a row per level; the levels above AVX-512 only add
  * bf16 arithmetic, so fp32 tables run AVX-512's row there (configs/config.h).
- * NEON is ARM64's only level beside scalar (no kernel uses its optional
- * dot-product, bf16 or i8mm extensions yet); it is last so that the x86
- * levels keep their numbers in packed weights.
+ * NEON is ARM64's only level beside scalar (its optional dot-product, bf16
+ * and i8mm extensions are detected, runtime/arm-features.c, but no kernel
+ * uses them yet); it is last so that the x86 levels keep their numbers in
+ * packed weights.
  */
 typedef enum fovea_isa {
     FOVEA_ISA_SCALAR = 0,
