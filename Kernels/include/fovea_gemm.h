@@ -17,7 +17,8 @@
  *  - C: MR rows of NR floats, row r at c + r·ldc (ldc ≥ NR).
  *
  * `isa` names a microkernel: "scalar" (f32_gemm_4x8_scalar), "avx2"
- * (f32_gemm_6x16_avx2) or "avx512" (f32_gemm_8x32_avx512), or is NULL for the
+ * (f32_gemm_6x16_avx2), "avx512" (f32_gemm_8x32_avx512) or "neon"
+ * (f32_gemm_8x12_neon, AArch64), or is NULL for the
  * ISA kernel calls use now (fovea_kernels_isa_name()). These entry points
  * ignore fovea_kernels_set_isa and FOVEA_ISA otherwise: the caller names the
  * microkernel. They run on the calling thread and are reentrant.

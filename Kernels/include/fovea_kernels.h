@@ -96,9 +96,11 @@ typedef enum fovea_precision { FOVEA_PRECISION_F32 = 0, FOVEA_PRECISION_BF16 = 1
  * Each level includes the ones below it; fp32 kernels are the same on avx512,
  * avx512bf16 and amx, which differ only in the kernels of bf16-packed weights
  * (fovea_bf16.h). Forcing "avx512" runs bf16 weights without bf16 hardware.
+ * On AArch64 the levels are "scalar" and "neon" (Advanced SIMD, on every
+ * AArch64 CPU); no x86 level is supported there, nor "neon" on x86.
  *
  * By default the best ISA the CPU supports is used. The environment variable
- * FOVEA_ISA=scalar|avx2|avx512|avx512bf16|amx, read once at the first kernel call, overrides
+ * FOVEA_ISA=scalar|avx2|avx512|avx512bf16|amx|neon, read once at the first kernel call, overrides
  * that default; a value that is unknown or that the CPU does not support is
  * ignored (fovea_kernels_isa_name() then shows what is used instead).
  */
@@ -112,7 +114,7 @@ typedef enum fovea_precision { FOVEA_PRECISION_F32 = 0, FOVEA_PRECISION_BF16 = 1
  */
 fovea_status fovea_kernels_set_isa(const char *name);
 
-/** The name of the ISA the kernels use now ("scalar", "avx2", "avx512", "avx512bf16" or "amx"). */
+/** The name of the ISA the kernels use now ("scalar", "avx2", "avx512", "avx512bf16", "amx" or "neon"). */
 const char *fovea_kernels_isa_name(void);
 
 /**
@@ -125,6 +127,14 @@ const char *fovea_kernels_default_isa_name(void);
 
 /** 1 if `name` is an ISA name this CPU and build can run, else 0 (also for NULL). */
 int fovea_kernels_isa_supported(const char *name);
+
+/**
+ * On AArch64, the optional extensions beyond NEON that the CPU and OS report
+ * (Linux HWCAP / HWCAP2), as a static string of space-separated names in this
+ * order: "dotprod" (SDOT/UDOT), "bf16" (BFDOT, BFMMLA), "i8mm" (SMMLA); "" for
+ * none. NULL off AArch64. For reports: no kernel uses them yet.
+ */
+const char *fovea_kernels_arm_features(void);
 
 /**
  * For reports only: OpenMP's default team size (OMP_NUM_THREADS, else one per

@@ -73,9 +73,10 @@ static int os_enables_tiles(void) {
 #endif
 }
 
+#if FOVEA_HAVE_X86_VARIANTS
 /* ARCH_GET_XCOMP_PERM's bit 18 (XTILEDATA), or -1 where it cannot be asked. */
 static int tile_data_permitted(void) {
-#if defined(__linux__) && FOVEA_HAVE_X86_VARIANTS
+#if defined(__linux__)
     uint64_t permitted = 0;
     if (syscall(SYS_arch_prctl, 0x1022, &permitted) != 0) return -1;
     return (int)(permitted >> 18 & 1);
@@ -83,6 +84,7 @@ static int tile_data_permitted(void) {
     return -1;
 #endif
 }
+#endif
 
 /* ---- Detection ------------------------------------------------------------ */
 
@@ -525,6 +527,7 @@ static void check_guard(void) {
 
 /* ---- AMX only: threads, release, the peak -------------------------------- */
 
+#if FOVEA_HAVE_X86_VARIANTS
 typedef struct thread_case {
     int failures;
 } thread_case;
@@ -538,6 +541,7 @@ static void *kernel_in_thread(void *arg) {
     result->failures = (int)(test_failures - failures_before);
     return NULL;
 }
+#endif
 
 static void check_peak(void) {
     const double gflops = fovea_amx_bf16_peak_gflops(0.05);

@@ -129,7 +129,7 @@ static void check_shape(const char *isa, test_rng *rng, const fovea_conv2d_param
 }
 
 static void check_random_shapes(const char *isa, test_rng *rng) {
-    for (int trial = 0; trial < 250; trial++) check_shape(isa, rng, random_params(rng), trial);
+    for (int trial = 0; trial < test_cases(250); trial++) check_shape(isa, rng, random_params(rng), trial);
 }
 
 /*
@@ -154,7 +154,7 @@ static void check_pointwise_small_k(const char *isa, test_rng *rng) {
         p.input_width = p.output_width = s[3], p.output_channels = s[4], p.groups = 1;
         p.kernel_height = p.kernel_width = p.stride_height = p.stride_width = 1;
         p.dilation_height = p.dilation_width = 1;
-        for (int repeat = 0; repeat < 6; repeat++) check_shape(isa, rng, p, 2000 + (int)i * 6 + repeat);
+        for (int repeat = 0; repeat < test_cases(6); repeat++) check_shape(isa, rng, p, 2000 + (int)i * 6 + repeat);
     }
 }
 
@@ -166,7 +166,7 @@ static void check_pointwise_small_k(const char *isa, test_rng *rng) {
  * zeros), batches whose images meet inside a panel, groups, and conv1 itself.
  */
 static void check_3x3_stride2_rows(const char *isa, test_rng *rng) {
-    for (int trial = 0; trial < 80; trial++) {
+    for (int trial = 0; trial < test_cases(80); trial++) {
         fovea_conv2d_params p;
         memset(&p, 0, sizeof p);
         const int squeezenet = trial == 0;
@@ -213,7 +213,7 @@ static void check_batched_small_planes(const char *isa, test_rng *rng) {
         p.pad_top = p.pad_left = s[8];
         p.output_height = output_extent(p.input_height, s[6], s[7], 1, s[8], s[8]);
         p.output_width = output_extent(p.input_width, s[6], s[7], 1, s[8], s[8]);
-        for (int repeat = 0; repeat < 4; repeat++) check_shape(isa, rng, p, 1000 + (int)i * 4 + repeat);
+        for (int repeat = 0; repeat < test_cases(4); repeat++) check_shape(isa, rng, p, 1000 + (int)i * 4 + repeat);
     }
 }
 
@@ -228,7 +228,7 @@ static void check_batched_small_planes(const char *isa, test_rng *rng) {
  */
 static void check_pixel_rows(const char *isa, test_rng *rng) {
     static const size_t planes[][2] = {{7, 7}, {13, 13}, {14, 14}, {1, 1}, {2, 3}, {9, 9}, {8, 10}, {5, 16}, {28, 28}};
-    for (int trial = 0; trial < 160; trial++) {
+    for (int trial = 0; trial < test_cases(160); trial++) {
         fovea_conv2d_params p;
         memset(&p, 0, sizeof p);
         p.groups = 1;
@@ -277,7 +277,7 @@ static void check_pixel_rows(const char *isa, test_rng *rng) {
  * 1-3). The input buffer ends at a guard page every other trial.
  */
 static void check_stride2_panels(const char *isa, test_rng *rng) {
-    for (int trial = 0; trial < 60; trial++) {
+    for (int trial = 0; trial < test_cases(60); trial++) {
         fovea_conv2d_params p;
         memset(&p, 0, sizeof p);
         p.groups = trial % 5 == 4 ? 2 : 1;
@@ -307,7 +307,7 @@ static void check_stride2_panels(const char *isa, test_rng *rng) {
  * at a guard page every other trial, so a load past it faults.
  */
 static void check_pixel_rows_stride2(const char *isa, test_rng *rng) {
-    for (int trial = 0; trial < 120; trial++) {
+    for (int trial = 0; trial < test_cases(120); trial++) {
         fovea_conv2d_params p;
         memset(&p, 0, sizeof p);
         p.groups = 1;

@@ -4,6 +4,11 @@
  * "auto" restores the default, and FOVEA_ISA (set by ctest) picks the default.
  */
 #include "support/test_support.h"
+#include "fovea_vector_isa.h"
+
+#if defined(__aarch64__) && defined(__linux__)
+#include <sys/auxv.h>
+#endif
 
 /* The default the library must have picked: FOVEA_ISA if known and supported, else the best. */
 static const char *expected_default(void) {
@@ -46,6 +51,35 @@ static void detection_matches_cpu(void) {
     CHECK(!fovea_kernels_isa_supported("avx2") && !fovea_kernels_isa_supported("avx512") &&
               !fovea_kernels_isa_supported("avx512bf16") && !fovea_kernels_isa_supported("amx"),
           "x86 ISAs off x86");
+#endif
+    /* NEON is part of every AArch64 CPU, and of no other. */
+#if defined(__aarch64__)
+    CHECK(fovea_kernels_isa_supported("neon"), "neon not supported on AArch64");
+    /* Until pooling, depthwise and the elementwise ops have NEON code, Swift's simd backend stays first on ARM. */
+    CHECK(fovea_kernels_vector_isa() == NULL, "the vector ISA on AArch64 is %s, expected none yet",
+          fovea_kernels_vector_isa());
+#else
+    CHECK(!fovea_kernels_isa_supported("neon"), "neon supported off AArch64");
+#endif
+}
+
+/* The AArch64 extensions: the auxiliary vector's bits, by name and in order; NULL elsewhere. */
+static void arm_features(void) {
+    const char *features = fovea_kernels_arm_features();
+#if defined(__aarch64__) && defined(__linux__)
+    const unsigned long hwcap = getauxval(AT_HWCAP), hwcap2 = getauxval(AT_HWCAP2);
+    char expected[64] = "";
+    if (hwcap & (1UL << 20)) strcat(expected, "dotprod");
+    if (hwcap2 & (1UL << 14)) strcat(expected, expected[0] ? " bf16" : "bf16");
+    if (hwcap2 & (1UL << 13)) strcat(expected, expected[0] ? " i8mm" : "i8mm");
+    printf("AArch64 extensions: \"%s\"\n", features ? features : "NULL");
+    CHECK(features != NULL && strcmp(features, expected) == 0, "arm features \"%s\", HWCAP says \"%s\"",
+          features ? features : "NULL", expected);
+    CHECK(features == fovea_kernels_arm_features(), "the same static string each time");
+#elif defined(__aarch64__)
+    CHECK(features != NULL && features[0] == '\0', "AArch64 without auxv: no features known");
+#else
+    CHECK(features == NULL, "arm features off AArch64: %s", features);
 #endif
     CHECK(!fovea_kernels_isa_supported(NULL), "NULL is no ISA");
     CHECK(!fovea_kernels_isa_supported("auto"), "auto is no ISA");
@@ -102,6 +136,7 @@ static void status_descriptions(void) {
 int main(void) {
     default_choice();
     detection_matches_cpu();
+    arm_features();
     forcing();
     thread_counts();
     status_descriptions();

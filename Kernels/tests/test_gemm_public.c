@@ -10,11 +10,11 @@
 #include <stdint.h>
 
 /* The fp32 microkernels: the bf16 levels (avx512bf16, amx) run avx512's. */
-static const size_t expected_mr[test_isa_count] = {4, 6, 8, 8, 8};
-static const size_t expected_nr[test_isa_count] = {8, 16, 32, 32, 32};
+static const size_t expected_mr[test_isa_count] = {4, 6, 8, 8, 8, 8};
+static const size_t expected_nr[test_isa_count] = {8, 16, 32, 32, 32, 12};
 static const char *const expected_name[test_isa_count] = {"f32_gemm_4x8_scalar", "f32_gemm_6x16_avx2",
                                                           "f32_gemm_8x32_avx512", "f32_gemm_8x32_avx512",
-                                                          "f32_gemm_8x32_avx512"};
+                                                          "f32_gemm_8x32_avx512", "f32_gemm_8x12_neon"};
 
 /* One tile of `isa` over kc with ldc, against the naive product; `repeats` calls (1: the single-tile entry point). */
 static void check_tile(const char *isa, size_t kc, size_t ldc, size_t repeats, test_rng *rng) {

@@ -559,7 +559,7 @@ int main(void) {
     plane_edges(&rng);
     bad_arguments();
     int cases = 0;
-    for (int i = 0; cases < 200; i++) {
+    for (int i = 0; cases < test_cases(200); i++) {
         const long before = test_checks;
         random_case(&rng, i);
         if (test_checks != before) cases++;

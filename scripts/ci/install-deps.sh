@@ -17,6 +17,7 @@ packages=(
   liblbfgs-dev        # FoveaTraining: libLBFGS, the optimizer of `fovea train`'s logistic-regression head
   libomp-19-dev       # OpenMP for the CMake kernels under clang 21 (Benchmarks/scripts/measure-conv-algorithms.sh; Debian's libomp-dev is LLVM 14: too old)
   cmake ninja-build   # the standalone C kernel build and its ctest tests
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static  # the C kernels cross-built for ARM64, tested under qemu (scripts/ci/aarch64-kernels.sh)
   libonnx-testdata    # the ONNX backend conformance tests (/usr/share/libonnx-testdata)
 )
 missing=()

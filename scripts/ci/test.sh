@@ -209,6 +209,10 @@ step "C kernels" ctest_counts kernel_ctest build-cmake
 # budget (docs/testing.md, "Outside CI").
 step "C kernels, ASan + UBSan" ctest_counts kernel_ctest_sanitized
 
+# The same C kernels cross-built for ARM64 and run under qemu-aarch64-static: the
+# NEON kernels against the references (scripts/ci/aarch64-kernels.sh).
+step "C kernels, aarch64 (qemu)" ctest_counts scripts/ci/aarch64-kernels.sh
+
 # Fovea as a versioned dependency (a package depending on it `from:` a tag) builds
 # and runs the README's Swift example, which must be the example's source, word for word.
 step "versioned dependency" ok_fail_counts scripts/ci/versioned-consumer.sh

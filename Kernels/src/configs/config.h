@@ -41,13 +41,23 @@
  * else scalar; AVX-512's for the bf16 levels above it (their fp32 code is AVX-512's).
  */
 static inline fovea_isa fovea_config_row(fovea_isa isa) {
-    if (!FOVEA_HAVE_X86_VARIANTS || (unsigned)isa >= FOVEA_ISA_COUNT) return FOVEA_ISA_SCALAR;
+    if (!FOVEA_HAVE_X86_VARIANTS || (unsigned)isa > FOVEA_ISA_AMX) return FOVEA_ISA_SCALAR;
     return isa > FOVEA_ISA_AVX512 ? FOVEA_ISA_AVX512 : isa;
 }
 
-/* The row of a bf16 table (every level has its own): itself where this build has its code, else scalar. */
+/*
+ * The row of an fp32 table that has a NEON row (GEMM, convolution): NEON's on
+ * an ARM64 build, else fovea_config_row's. The other tables run scalar's row
+ * on NEON until they have NEON code.
+ */
+static inline fovea_isa fovea_config_row_with_neon(fovea_isa isa) {
+    if (isa == FOVEA_ISA_NEON) return FOVEA_HAVE_NEON_VARIANTS ? FOVEA_ISA_NEON : FOVEA_ISA_SCALAR;
+    return fovea_config_row(isa);
+}
+
+/* The row of a bf16 table (every x86 level has its own): itself where this build has its code, else scalar. */
 static inline fovea_isa fovea_bf16_config_row(fovea_isa isa) {
-    return FOVEA_HAVE_X86_VARIANTS && (unsigned)isa < FOVEA_ISA_COUNT ? isa : FOVEA_ISA_SCALAR;
+    return FOVEA_HAVE_X86_VARIANTS && (unsigned)isa <= FOVEA_ISA_AMX ? isa : FOVEA_ISA_SCALAR;
 }
 
 /* ---- GEMM (every GEMM-shaped driver: convolution, Winograd, matmul) ---- */

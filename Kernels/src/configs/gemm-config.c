@@ -24,9 +24,16 @@ const fovea_gemm_config fovea_gemm_configs[FOVEA_ISA_COUNT] = {
                           .name = "f32_gemm_8x32_avx512", .narrow = &narrow_avx512,
                           .ukernel_prefetch = fovea_f32_gemm_8x32__avx512_prefetch},
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+    [FOVEA_ISA_NEON] = {.isa = FOVEA_ISA_NEON, .mr = 8, .nr = 12,
+                        .ukernel = fovea_f32_gemm_8x12__neon, .ukernel_strided = fovea_f32_gemm_8x12__neon_strided,
+                        .name = "f32_gemm_8x12_neon"},
+#endif
 };
 
-const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa) { return &fovea_gemm_configs[fovea_config_row(isa)]; }
+const fovea_gemm_config *fovea_gemm_config_for(fovea_isa isa) {
+    return &fovea_gemm_configs[fovea_config_row_with_neon(isa)];
+}
 
 const fovea_gemm_config *fovea_gemm_config_active(void) { return fovea_gemm_config_for(fovea_active_isa()); }
 

@@ -62,7 +62,8 @@ const fovea_qs8_gemm_config *fovea_qs8_gemm_config_active(void) {
     static const char *const amx[] = {"qs8_gemm_32x32_amx", "qs8_gemm_8x32c4_avx512vnni", "qs8_gemm_6x16c4_avxvnni",
                                       "qs8_gemm_6x16c2_avx2"};
     switch (fovea_active_isa()) {
-    case FOVEA_ISA_SCALAR: return &table[0];
+    case FOVEA_ISA_SCALAR:
+    case FOVEA_ISA_NEON: return &table[0]; /* no SDOT kernel yet: the portable one */
     case FOVEA_ISA_AVX2: return first_supported(amx + 2, 2);
     case FOVEA_ISA_AVX512:
     case FOVEA_ISA_AVX512BF16: return first_supported(amx + 1, 3);

@@ -34,8 +34,10 @@ static pthread_once_t detect_once = PTHREAD_ONCE_INIT;
 static int usable;
 static char status_text[192] = "not detected";
 
+#if FOVEA_HAVE_X86_VARIANTS
 /* Set when this thread's tiles hold a configuration loaded by fovea_amx_load_tile_config. */
 static _Thread_local const fovea_amx_tile_config *thread_config;
+#endif
 
 static int deny_requested(void) {
     const char *deny = getenv("FOVEA_AMX_DENY");

@@ -10,7 +10,7 @@
  * execution units, whatever the library is compiled with (a SwiftPM debug
  * build compiles C at -O0, where intrinsics code keeps every accumulator on
  * the stack and runs 30 times slower). Elsewhere a portable C loop measures
- * the scalar variant only.
+ * the scalar variant only; AArch64's NEON probe is inline assembly too.
  *
  * Chains per variant: enough to cover latency × issue width of current cores
  * (4-cycle FMA latency × 2 pipes = 8 in flight; 3 + 3 cycles for a scalar
@@ -128,7 +128,7 @@ FOVEA_TARGET_AVX512BF16 static void peak_block_bf16(size_t iterations, float m, 
           "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "cc");
 }
 
-#else /* not x86-64: portable C, scalar only */
+#else /* not x86-64: portable C for scalar; AArch64's NEON below */
 
 /* 12 chains; a multiply and an add, contracted to an FMA where the target has one. */
 static void peak_block_scalar(size_t iterations, float m, float c) {
@@ -142,6 +142,31 @@ static void peak_block_scalar(size_t iterations, float m, float c) {
     (void)sink;
 }
 
+#if defined(__aarch64__)
+/*
+ * ---- neon: 16 chains of 4-lane fmla on v0..v15 ----
+ * fmla adds a product (acc += m·c) instead of multiplying the chain: with
+ * m·c ≈ 0.001 a block of any length stays far from overflow and denormals.
+ */
+#define ASM_16(op) \
+    op(0) op(1) op(2) op(3) op(4) op(5) op(6) op(7) op(8) op(9) op(10) op(11) op(12) op(13) op(14) op(15)
+#define NEON_INIT(k) "mov v" #k ".16b, v16.16b\n\t"
+#define NEON_STEP(k) "fmla v" #k ".4s, v16.4s, v17.4s\n\t"
+static void peak_block_neon(size_t iterations, float m, float c) {
+    __asm__ volatile(
+        "dup v16.4s, %w[m]\n\t"
+        "dup v17.4s, %w[c]\n\t"
+        ASM_16(NEON_INIT)
+        "1:\n\t"
+        ASM_16(NEON_STEP)
+        "subs %[n], %[n], #1\n\t"
+        "b.ne 1b\n\t"
+        : [n] "+r"(iterations)
+        : [m] "r"(m), [c] "r"(c)
+        : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15",
+          "v16", "v17", "cc");
+}
+#endif
 #endif
 
 static double now_seconds(void) {
@@ -166,6 +191,12 @@ double fovea_fma_peak_gflops(const char *isa, double seconds) {
     } else if (strcmp(isa, "avx2") == 0) {
         block = peak_block_avx2;
         flops_per_iteration = 12.0 * 8 * 2;
+    }
+#elif defined(__aarch64__)
+    double flops_per_iteration = 12.0 * 1 * 2;
+    if (strcmp(isa, "neon") == 0) {
+        block = peak_block_neon;
+        flops_per_iteration = 16.0 * 4 * 2;
     }
 #else
     double flops_per_iteration = 12.0 * 1 * 2;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512", "avx512bf16", "amx"};
+static const char *const isa_names[FOVEA_ISA_COUNT] = {"scalar", "avx2", "avx512", "avx512bf16", "amx", "neon"};
 
 /* Bit i set: ISA i is usable. -1 until detected. Detection is idempotent, so a race only repeats it. */
 static atomic_int supported_mask = -1;
@@ -35,6 +35,9 @@ static int detect_supported_mask(void) {
     if (avx512bf16) mask |= 1 << FOVEA_ISA_AVX512BF16;
     /* AMX also needs the kernel's permission for the tile state (runtime/amx.c asks for it). */
     if (avx512bf16 && fovea_amx_usable()) mask |= 1 << FOVEA_ISA_AMX;
+#endif
+#if FOVEA_HAVE_NEON_VARIANTS
+    mask |= 1 << FOVEA_ISA_NEON; /* part of every AArch64 CPU */
 #endif
     return mask;
 }

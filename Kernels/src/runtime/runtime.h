@@ -16,6 +16,13 @@
 #define FOVEA_HAVE_X86_VARIANTS 0
 #endif
 
+/* AArch64 always has NEON (Advanced SIMD) with FMA: its kernels need no target attribute. */
+#if defined(__aarch64__)
+#define FOVEA_HAVE_NEON_VARIANTS 1
+#else
+#define FOVEA_HAVE_NEON_VARIANTS 0
+#endif
+
 /*
  * Per-function target attributes for the wider variants: no -m flags anywhere,
  * so every build targets baseline x86-64 and still carries the AVX2 and
@@ -36,9 +43,13 @@
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16,avx2,fma,amx-tile,amx-bf16")))
 
 /*
- * The ISA levels, lowest first; each level includes the ones below it. Every
- * config table has a row per level; the levels above AVX-512 only add bf16
- * arithmetic, so fp32 tables run AVX-512's row there (configs/config.h).
+ * The ISA levels, lowest first; each x86 level includes the ones below it.
+ * Every config table has a row per level; the levels above AVX-512 only add
+ * bf16 arithmetic, so fp32 tables run AVX-512's row there (configs/config.h).
+ * NEON is ARM64's only level beside scalar (its optional dot-product, bf16
+ * and i8mm extensions are detected, runtime/arm-features.c, but no kernel
+ * uses them yet); it is last so that the x86 levels keep their numbers in
+ * packed weights.
  */
 typedef enum fovea_isa {
     FOVEA_ISA_SCALAR = 0,
@@ -46,7 +57,8 @@ typedef enum fovea_isa {
     FOVEA_ISA_AVX512 = 2,     /* AVX-512F */
     FOVEA_ISA_AVX512BF16 = 3, /* AVX-512F + AVX512_BF16 (vdpbf16ps) */
     FOVEA_ISA_AMX = 4,        /* the above + AMX-TILE + AMX-BF16, with the OS's permission to use the tiles */
-    FOVEA_ISA_COUNT = 5
+    FOVEA_ISA_NEON = 5,       /* AArch64 Advanced SIMD (FMA by lane); never on x86 */
+    FOVEA_ISA_COUNT = 6
 } fovea_isa;
 
 /*
@@ -65,7 +77,7 @@ fovea_isa fovea_active_isa(void);
 int fovea_cpu_has_avxvnni(void);
 int fovea_cpu_has_avx512vnni(void);
 
-/* The level of an ISA name ("scalar", "avx2", "avx512", "avx512bf16", "amx"), or -1 if unknown; supported or not. */
+/* The level of an ISA name ("scalar", "avx2", "avx512", "avx512bf16", "amx", "neon"), or -1 if unknown; supported or not. */
 int fovea_isa_level(const char *name);
 
 /* The name of a level ("avx512bf16"); NULL past FOVEA_ISA_COUNT. */

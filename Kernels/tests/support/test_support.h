@@ -65,13 +65,43 @@ static inline int test_finish(const char *suite) {
     return test_failures == 0 ? 0 : 1;
 }
 
+/*
+ * Whether the tests run under emulation (FOVEA_TEST_EMULATED=1: qemu-user,
+ * set by scripts/ci/aarch64-kernels.sh). Under qemu every float operation
+ * runs in software, so the naive references in double dominate, and speeds
+ * mean nothing: comparisons of speeds are skipped.
+ */
+static inline int test_emulated(void) {
+    const char *text = getenv("FOVEA_TEST_EMULATED");
+    return text != NULL && text[0] != '\0' && strcmp(text, "0") != 0;
+}
+
+/*
+ * How many of a slow test's `count` random cases to run: all of them, or an
+ * eighth (at least one) under emulation, so that the whole suite still runs
+ * under qemu, on fewer random shapes, within CI's time budget.
+ */
+static inline int test_cases(int count) {
+    if (!test_emulated()) return count;
+    return count / 8 > 0 ? count / 8 : 1;
+}
+
 /* Every ISA name the library knows, lowest first (fp32 kernels run avx512's code on the last two). */
-static const char *const test_isas[] = {"scalar", "avx2", "avx512", "avx512bf16", "amx"};
-enum { test_isa_count = 5 };
+static const char *const test_isas[] = {"scalar", "avx2", "avx512", "avx512bf16", "amx", "neon"};
+enum { test_isa_count = 6 };
 
 /* The ISA whose fp32 kernels run on `isa` (and name them): avx512's on the bf16 levels above it. */
 static inline const char *test_fp32_isa(const char *isa) {
     return strcmp(isa, "avx512bf16") == 0 || strcmp(isa, "amx") == 0 ? "avx512" : isa;
+}
+
+/*
+ * The ISA whose code a family without NEON code runs on `isa` (and names its
+ * kernels for): scalar's on neon, else test_fp32_isa's. Only GEMM, the GEMM
+ * convolution and Winograd's products have NEON code so far.
+ */
+static inline const char *test_isa_without_neon(const char *isa) {
+    return strcmp(isa, "neon") == 0 ? "scalar" : test_fp32_isa(isa);
 }
 
 /* ---- Random numbers (splitmix64: small, seeded, the same on every machine) ---- */

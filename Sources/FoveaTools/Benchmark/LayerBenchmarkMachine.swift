@@ -32,8 +32,8 @@ public struct FMAPeak: Sendable, Codable, Equatable {
     /// (about 0.1 s, on the calling thread, the first time it is read) and then kept.
     public static let measured: FMAPeak = measure()
 
-    /// ISA names the probe knows, narrowest first.
-    public static let isaNames = ["scalar", "avx2", "avx512"]
+    /// ISA names the probe knows, narrowest first (`neon` only on arm64, where no x86 name is supported).
+    public static let isaNames = ["scalar", "avx2", "avx512", "neon"]
 
     /// The widest ISA this CPU and build support.
     public static var bestISA: String {

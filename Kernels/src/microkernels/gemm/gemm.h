@@ -135,6 +135,9 @@ void fovea_f32_gemm_t8x32__avx512(size_t mr, size_t nr, size_t kc, const float *
                                   float *c, size_t ldc, const float *bias, int accumulate,
                                   const fovea_epilogue *epilogue, const float *prefetch, size_t prefetch_lines);
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+FOVEA_DECLARE_GEMM(fovea_f32_gemm_8x12__neon)
+#endif
 #undef FOVEA_DECLARE_GEMM
 
 /* Floats of m×k packed into panels of mr rows. */
