@@ -30,6 +30,7 @@
 #include "../microkernels/gemm/gemm.h"
 #include "../microkernels/gemm-bf16/gemm-bf16.h"
 #include "../microkernels/gemm-qs8/gemm-qs8.h"
+#include "../microkernels/dwconv-qs8/dwconv-qs8.h"
 #include "../microkernels/convert/convert.h"
 #include "../microkernels/im2col/im2col.h"
 #include "../microkernels/pool/pooling.h"
@@ -141,6 +142,15 @@ const fovea_qs8_gemm_config *fovea_qs8_gemm_config_named(const char *name);
 const fovea_qs8_gemm_config *fovea_qs8_gemm_config_active(void);
 /* The index of a config from the table (for packed headers). */
 size_t fovea_qs8_gemm_config_index(const fovea_qs8_gemm_config *config);
+
+/* ---- Depthwise int8 convolution (fovea_qdwconv2d_*) ---- */
+
+typedef struct fovea_qs8_dwconv_config {
+    fovea_qs8_dwconv_fn plane;
+    const char *name;
+} fovea_qs8_dwconv_config;
+
+const fovea_qs8_dwconv_config *fovea_qs8_dwconv_config_active(void);
 
 /* ---- fp32 <-> bf16 conversion ---- */
 

@@ -2,13 +2,12 @@
  * Depthwise quantized convolution (fovea_qconv.h): per plane, each output is
  * the int32 sum of (x − x_zero_point) · w over its taps inside the image plus
  * the bias, requantized by fovea_qs8_requantize (MLAS's arithmetic, as the
- * GEMM kernels' epilogue). Direct portable loops: no packing of activations,
- * no workspace. (A vector kernel per ISA is the next step: MobileNetV2's
- * depthwise layers are memory-bound at int8 too.)
+ * GEMM kernels' epilogue). Planes are shared over the pool; each runs the
+ * kernel configs/dwconv-qs8-config.c picks (microkernels/dwconv-qs8/).
+ * No packing of activations, no workspace.
  */
 #include "fovea_kernels.h"
-#include "../microkernels/gemm-qs8/gemm-qs8.h"
-#include "../runtime/runtime.h"
+#include "../configs/config.h"
 
 #include <math.h>
 #include <string.h>
@@ -93,6 +92,7 @@ fovea_status fovea_qdwconv2d_pack(const fovea_conv2d_params *params, const fovea
 
 typedef struct qdw_job {
     const qdw_header *h;
+    const fovea_qs8_dwconv_config *config;
     const uint8_t *packed, *x;
     uint8_t *y;
     size_t y_batch_stride;
@@ -106,28 +106,20 @@ static void qdw_planes(void *context, size_t begin, size_t end) {
     const float *scale = (const float *)(job->packed + h->scale_offset);
     const int8_t *weights = (const int8_t *)(job->packed + h->weights_offset);
     const size_t taps = p->kernel_height * p->kernel_width;
-    const long H = (long)p->input_height, W = (long)p->input_width;
-    for (size_t plane = begin; plane < end; plane++) {
-        const size_t n = plane / p->channels, c = plane % p->channels;
-        const uint8_t *x = job->x + plane * p->input_height * p->input_width;
-        uint8_t *y = job->y + n * job->y_batch_stride + c * p->output_height * p->output_width;
-        const int8_t *w = weights + c * taps;
-        for (size_t oh = 0; oh < p->output_height; oh++) {
-            for (size_t ow = 0; ow < p->output_width; ow++) {
-                int32_t acc = 0; /* |sum| <= taps · 255 · 128: taps <= 2^16 keeps it exact */
-                for (size_t kh = 0; kh < p->kernel_height; kh++) {
-                    const long ih = (long)(oh * p->stride_height + kh * p->dilation_height) - (long)p->pad_top;
-                    if (ih < 0 || ih >= H) continue;
-                    for (size_t kw = 0; kw < p->kernel_width; kw++) {
-                        const long iw = (long)(ow * p->stride_width + kw * p->dilation_width) - (long)p->pad_left;
-                        if (iw < 0 || iw >= W) continue;
-                        acc += ((int32_t)(x[ih * W + iw] ^ h->input_xor) - h->input_zero_point) *
-                               w[kh * p->kernel_width + kw];
-                    }
-                }
-                y[oh * p->output_width + ow] = fovea_qs8_requantize(acc, bias[c], scale[c], &h->requant);
-            }
-        }
+    fovea_qs8_dwconv_plane plane = {
+        .input_height = p->input_height, .input_width = p->input_width, .output_height = p->output_height,
+        .output_width = p->output_width, .kernel_height = p->kernel_height, .kernel_width = p->kernel_width,
+        .stride_height = p->stride_height, .stride_width = p->stride_width, .dilation_height = p->dilation_height,
+        .dilation_width = p->dilation_width, .pad_top = p->pad_top, .pad_left = p->pad_left,
+        .input_xor = h->input_xor, .zero_point = h->input_zero_point, .requant = h->requant};
+    for (size_t i = begin; i < end; i++) {
+        const size_t n = i / p->channels, c = i % p->channels;
+        plane.x = job->x + i * p->input_height * p->input_width;
+        plane.y = job->y + n * job->y_batch_stride + c * p->output_height * p->output_width;
+        plane.weights = weights + c * taps;
+        plane.requant.bias = bias + c;
+        plane.requant.scale = scale + c;
+        job->config->plane(&plane);
     }
 }
 
@@ -142,7 +134,7 @@ fovea_status fovea_qdwconv2d_run(const fovea_conv2d_params *params, const void *
     if (y_batch_stride < params->output_channels * params->output_height * params->output_width) {
         return FOVEA_STATUS_INVALID_PARAMETER;
     }
-    qdw_job job = {h, (const uint8_t *)packed, (const uint8_t *)x, (uint8_t *)y, y_batch_stride};
+    qdw_job job = {h, fovea_qs8_dwconv_config_active(), (const uint8_t *)packed, (const uint8_t *)x, (uint8_t *)y, y_batch_stride};
     const size_t planes = params->batch * params->channels;
     const double work = 2.0 * (double)planes * (double)(params->output_height * params->output_width) *
                         (double)(params->kernel_height * params->kernel_width);
