@@ -114,6 +114,9 @@ release_only_tests+="|CoreMLSqueezeNetTests.testInt8LookupTableMatchesExpectedOn
 release_only_tests+="|CoreMLSqueezeNetTests.testFP16MatchesExpectedOnAllPhotos"
 release_only_tests+="|BLASModelTests.testParityOnSqueezeNetsAndCoreMLModels"
 release_only_tests+="|GraphOptimizerModelTests.testSqueezeNetFusesEveryReluIntoItsConv"
+# bf16 SqueezeNet runs of a debug build (C kernels at -O0): 80 s each here, seconds in release.
+release_only_tests+="|BF16PlanTests.testSixteenConcurrentRunsOfOneBF16PlanEqualSequentialOnes"
+release_only_tests+="|BF16PlanTests.testTheCommandsReportThePrecision"
 
 # Allocation counts mean something only in an optimized build: the steady-state
 # test runs again in release (it skips itself in debug builds). So do the
