@@ -12,7 +12,7 @@ final class QuantizedGraphPlanningTests: XCTestCase {
     private func graph() throws -> Graph {
         var generator = SeededGenerator(seed: 3)
         let weights = (0..<(4 * 3 * 3 * 3)).map { _ in Int8.random(in: -127...127, using: &generator) }
-        let u8 = { (value: UInt8) in Tensor(uncheckedShape: [], storage: .uint8([value])) }
+        let u8 = { (value: UInt8) in try Tensor(shape: [], storage: .uint8([value])) }
         let nodes = [
             Node(name: "q_x", op: .quantizeLinear(QuantizeLinearAttributes()), inputs: ["x", "s_x", "z_x"], outputs: ["x_q"]),
             Node(name: "dq_x", op: .dequantizeLinear(axis: 1), inputs: ["x_q", "s_x", "z_x"], outputs: ["x_dq"]),
@@ -32,14 +32,14 @@ final class QuantizedGraphPlanningTests: XCTestCase {
             outputs: [ValueInfo(name: "y", dataType: .float32, dimensions: nil)],
             nodes: nodes,
             initializers: [
-                "s_x": try Tensor(shape: [], floats: [0.02]), "z_x": u8(128),
-                "w_q": Tensor(uncheckedShape: [4, 3, 3, 3], storage: .int8(weights)),
+                "s_x": try Tensor(shape: [], floats: [0.02]), "z_x": try u8(128),
+                "w_q": try Tensor(shape: [4, 3, 3, 3], storage: .int8(weights)),
                 "s_w": try Tensor(shape: [4], floats: [0.004, 0.006, 0.003, 0.005]),
-                "z_w": Tensor(uncheckedShape: [4], storage: .int8([0, 0, 0, 0])),
-                "b_q": Tensor(uncheckedShape: [4], storage: .int32([1200, -800, 40, 0])),
+                "z_w": try Tensor(shape: [4], storage: .int8([0, 0, 0, 0])),
+                "b_q": try Tensor(shape: [4], storage: .int32([1200, -800, 40, 0])),
                 "s_b": try Tensor(shape: [4], floats: [0.02 * 0.004, 0.02 * 0.006, 0.02 * 0.003, 0.02 * 0.005]),
-                "s_r": try Tensor(shape: [], floats: [0.01]), "z_r": u8(0),
-                "s_p": try Tensor(shape: [], floats: [0.005]), "z_p": u8(0),
+                "s_r": try Tensor(shape: [], floats: [0.01]), "z_r": try u8(0),
+                "s_p": try Tensor(shape: [], floats: [0.005]), "z_p": try u8(0),
             ])
     }
 
