@@ -122,6 +122,9 @@ extension Model {
                 case .float32(let values): storage = .float32(Array(values[range]))
                 case .int64(let values): storage = .int64(Array(values[range]))
                 case .bool(let values): storage = .bool(Array(values[range]))
+                case .uint8(let values): storage = .uint8(Array(values[range]))
+                case .int8(let values): storage = .int8(Array(values[range]))
+                case .int32(let values): storage = .int32(Array(values[range]))
                 }
                 guard let part = try? Tensor(shape: shape, storage: storage) else { return nil }
                 rows[row][name] = part
@@ -148,6 +151,15 @@ extension Tensor {
         case .bool:
             guard parts.allSatisfy({ $0.bools != nil }) else { return nil }
             storage = .bool(parts.flatMap { $0.bools ?? [] })
+        case .uint8:
+            guard parts.allSatisfy({ $0.uint8s != nil }) else { return nil }
+            storage = .uint8(parts.flatMap { $0.uint8s ?? [] })
+        case .int8:
+            guard parts.allSatisfy({ $0.int8s != nil }) else { return nil }
+            storage = .int8(parts.flatMap { $0.int8s ?? [] })
+        case .int32:
+            guard parts.allSatisfy({ $0.int32s != nil }) else { return nil }
+            storage = .int32(parts.flatMap { $0.int32s ?? [] })
         }
         return try? Tensor(shape: [parts.count] + first.shape.dropFirst(), storage: storage)
     }

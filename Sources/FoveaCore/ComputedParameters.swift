@@ -121,6 +121,9 @@ public enum ComputedParameters: Sendable, Equatable {
         case .float32(let v): return try Tensor(shape: shape, storage: .float32([Float](repeating: v.first ?? 0, count: count)))
         case .int64(let v): return try Tensor(shape: shape, storage: .int64([Int64](repeating: v.first ?? 0, count: count)))
         case .bool(let v): return try Tensor(shape: shape, storage: .bool([Bool](repeating: v.first ?? false, count: count)))
+        case .uint8(let v): return try Tensor(shape: shape, storage: .uint8([UInt8](repeating: v.first ?? 0, count: count)))
+        case .int8(let v): return try Tensor(shape: shape, storage: .int8([Int8](repeating: v.first ?? 0, count: count)))
+        case .int32(let v): return try Tensor(shape: shape, storage: .int32([Int32](repeating: v.first ?? 0, count: count)))
         }
     }
 }

@@ -126,6 +126,11 @@ extension Op {
         case .batchNormalization, .squeezeExcitation: return 5...5
         case .instanceNormalization, .groupNormalization: return 3...3
         case .concat, .sum, .maximum, .minimum: return 1...Int.max
+        case .quantizeLinear, .dequantizeLinear: return 2...3
+        case .qLinearConv: return 8...9
+        case .qLinearMatMul: return 8...8
+        case .convInteger, .matMulInteger: return 2...4
+        case .quantizedConv: return 2...3
         default: return 1...1
         }
     }
@@ -136,6 +141,7 @@ extension Op {
         switch self {
         case .maxPool, .dropout: return 1...2
         case .layerNormalization: return 1...3
+        case .dynamicQuantizeLinear: return 3...3
         case .split(_, let sizes): return sizes.map { $0.count...$0.count } ?? 1...Int.max
         default: return 1...1
         }

@@ -86,13 +86,13 @@ extension Op {
         case .add, .sub, .mul, .div:
             // int64 too: exporters do shape arithmetic (x.size(1) - 1, h // 2) with these.
             let a = try args.required(0, "A"), b = try args.required(1, "B")
-            guard a.dataType == b.dataType, a.dataType != .bool else {
+            guard a.dataType == b.dataType, a.dataType == .float32 || a.dataType == .int64 else {
                 throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); \(typeName) computes on two float32 or two int64 tensors")
             }
             return [TensorType(a.dataType, try broadcastShape(a.shape, b.shape))]
         case .mod(let fmod):
             let a = try args.required(0, "A"), b = try args.required(1, "B")
-            guard a.dataType == b.dataType, a.dataType != .bool else {
+            guard a.dataType == b.dataType, a.dataType == .float32 || a.dataType == .int64 else {
                 throw FoveaError(.unsupported, "A has data type \(a.dataType) and B \(b.dataType); Mod computes on two float32 or two int64 tensors")
             }
             guard fmod || a.dataType == .int64 else {
@@ -193,6 +193,9 @@ extension Op {
             return [x]
         case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth, .scatterND:
             return try dataMovementTypes(args, outputCount: outputCount)
+        case .quantizeLinear, .dequantizeLinear, .dynamicQuantizeLinear, .qLinearConv, .qLinearMatMul,
+             .convInteger, .matMulInteger, .quantizedConv:
+            return try quantizationTypes(args)
         case .resize(let attributes):
             let x = try args.float(0, "X")
             return [TensorType(.float32, try attributes.geometry(inputShape: x.shape).outputShape)]
@@ -217,7 +220,7 @@ extension Op {
     private var maximumOutputCount: Int {
         switch self {
         case .maxPool, .dropout: return 2
-        case .layerNormalization: return 3
+        case .layerNormalization, .dynamicQuantizeLinear: return 3
         case .split: return Int.max
         default: return 1
         }
@@ -304,7 +307,7 @@ extension Op {
         }
     }
 
-    private static func convolutionType(_ args: InferenceInputs, _ a: ConvAttributes) throws -> TensorType {
+    static func convolutionType(_ args: InferenceInputs, _ a: ConvAttributes) throws -> TensorType {
         let x = try args.spatialInput(), w = try args.float(1, "W")
         guard w.shape.count == x.shape.count else {
             throw FoveaError(.shapeMismatch, "W is \(w.shape.shapeDescription); expected rank \(x.shape.count) like X (\(x.shape.shapeDescription))")
@@ -382,7 +385,7 @@ extension Op {
         return TensorType(.float32, [m, n])
     }
 
-    private static func matMulType(_ args: InferenceInputs) throws -> TensorType {
+    static func matMulType(_ args: InferenceInputs) throws -> TensorType {
         let lhs = try args.float(0, "A"), rhs = try args.float(1, "B")
         guard !lhs.shape.isEmpty, !rhs.shape.isEmpty else {
             throw FoveaError(.shapeMismatch, "A is \(lhs.shape.shapeDescription) and B is \(rhs.shape.shapeDescription); MatMul needs operands of rank >= 1")
@@ -510,6 +513,11 @@ extension Op {
         case .bool:
             guard value == 0 || value == 1 else {
                 throw FoveaError(.invalidAttribute, "pad value \(value) is not a bool (0 or 1)")
+            }
+        case .uint8, .int8, .int32:
+            let range = x.dataType.quantizedRange ?? Int(Int32.min)...Int(Int32.max)
+            guard let integer = Int(exactly: value), range.contains(integer) else {
+                throw FoveaError(.invalidAttribute, "pad value \(value) is not a \(x.dataType)")
             }
         }
         return shape

@@ -158,6 +158,35 @@ public enum Op: Sendable, Equatable {
     /// ``FuseSqueezeExcitation`` pass: `X · gate(Conv2(act(Conv1(GlobalAveragePool(X)))))`,
     /// with the gate one value per image and channel, never a full tensor.
     case squeezeExcitation(SqueezeExcitationAttributes)
+    /// Inputs: x (float32), y_scale (float32), y_zero_point? (uint8 or int8).
+    /// `saturate(roundHalfToEven(x / y_scale) + y_zero_point)` as `outputType`;
+    /// per tensor, or per slice along `axis` when the scale is 1-D (ONNX QuantizeLinear).
+    case quantizeLinear(QuantizeLinearAttributes)
+    /// Inputs: x (uint8, int8, or int32 loaded as int64), x_scale (float32),
+    /// x_zero_point?. `(x - x_zero_point) * x_scale` in float32, per tensor or
+    /// along `axis` (ONNX DequantizeLinear).
+    case dequantizeLinear(axis: Int)
+    /// Inputs: x (float32). Outputs: y (uint8), y_scale, y_zero_point: the uint8
+    /// quantization of x over the range of its values and 0 (ONNX DynamicQuantizeLinear).
+    case dynamicQuantizeLinear
+    /// Inputs: x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale,
+    /// y_zero_point, B? (int32). An integer convolution of the zero-point-shifted
+    /// x and w, plus B, requantized to y's scale and zero point (ONNX QLinearConv).
+    case qLinearConv(ConvAttributes)
+    /// Inputs: a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale,
+    /// y_zero_point. An integer product requantized to y (ONNX QLinearMatMul).
+    case qLinearMatMul
+    /// Inputs: x, w, x_zero_point?, w_zero_point?. The int32 convolution of the
+    /// zero-point-shifted x and w (ONNX ConvInteger).
+    case convInteger(ConvAttributes)
+    /// Inputs: A, B, a_zero_point?, b_zero_point?. The int32 product of the
+    /// zero-point-shifted A and B, numpy matmul broadcasting (ONNX MatMulInteger).
+    case matMulInteger
+    /// Inputs: x (uint8 or int8), w (int8 or uint8), B? (int32). The integer
+    /// convolution a `DequantizeLinear → Conv → QuantizeLinear` pattern stands
+    /// for, with every scale and zero point constant in the attributes: the step
+    /// the integer kernels will claim. Not an ONNX operator; no pass makes it yet.
+    case quantizedConv(QuantizedConvAttributes)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -222,6 +251,14 @@ public enum Op: Sendable, Equatable {
         case .mod: return "Mod"
         case .scatterND: return "ScatterND"
         case .squeezeExcitation: return "SqueezeExcitation"
+        case .quantizeLinear: return "QuantizeLinear"
+        case .dequantizeLinear: return "DequantizeLinear"
+        case .dynamicQuantizeLinear: return "DynamicQuantizeLinear"
+        case .qLinearConv: return "QLinearConv"
+        case .qLinearMatMul: return "QLinearMatMul"
+        case .convInteger: return "ConvInteger"
+        case .matMulInteger: return "MatMulInteger"
+        case .quantizedConv: return "QuantizedConv"
         }
     }
 }

@@ -11,6 +11,12 @@ public struct Tensor: Sendable, Equatable {
         case int64([Int64])
         /// Booleans, row-major.
         case bool([Bool])
+        /// Unsigned 8-bit integers, row-major.
+        case uint8([UInt8])
+        /// Signed 8-bit integers, row-major.
+        case int8([Int8])
+        /// Signed 32-bit integers, row-major.
+        case int32([Int32])
     }
 
     /// The extent of each axis; `[]` is a scalar.
@@ -28,6 +34,9 @@ public struct Tensor: Sendable, Equatable {
         case .float32(let v): count = v.count
         case .int64(let v): count = v.count
         case .bool(let v): count = v.count
+        case .uint8(let v): count = v.count
+        case .int8(let v): count = v.count
+        case .int32(let v): count = v.count
         }
         guard count == shape.elementCount else {
             throw FoveaError(.shapeMismatch, "shape \(shape.shapeDescription) needs \(shape.elementCount) elements, found \(count)")
@@ -64,6 +73,9 @@ public struct Tensor: Sendable, Equatable {
         case .float32: return .float32
         case .int64: return .int64
         case .bool: return .bool
+        case .uint8: return .uint8
+        case .int8: return .int8
+        case .int32: return .int32
         }
     }
 
@@ -88,6 +100,36 @@ public struct Tensor: Sendable, Equatable {
     public var bools: [Bool]? {
         if case .bool(let v) = storage { return v }
         return nil
+    }
+
+    /// The elements if this is a uint8 tensor.
+    public var uint8s: [UInt8]? {
+        if case .uint8(let v) = storage { return v }
+        return nil
+    }
+
+    /// The elements if this is an int8 tensor.
+    public var int8s: [Int8]? {
+        if case .int8(let v) = storage { return v }
+        return nil
+    }
+
+    /// The elements if this is an int32 tensor.
+    public var int32s: [Int32]? {
+        if case .int32(let v) = storage { return v }
+        return nil
+    }
+
+    /// The elements of an integer tensor (uint8, int8, int32 or int64) widened to `Int`,
+    /// or `nil` for float and bool tensors.
+    public var quantizedIntegers: [Int]? {
+        switch storage {
+        case .uint8(let v): return v.map { Int($0) }
+        case .int8(let v): return v.map { Int($0) }
+        case .int32(let v): return v.map { Int($0) }
+        case .int64(let v): return v.map { Int($0) }
+        case .float32, .bool: return nil
+        }
     }
 
     /// The same elements under another shape with the same element count.
@@ -116,6 +158,9 @@ public struct Tensor: Sendable, Equatable {
             }
             return v.map { Int($0) }
         case .bool(let v): return v.map { $0 ? 1 : 0 }
+        case .uint8(let v): return v.map { Int($0) }
+        case .int8(let v): return v.map { Int($0) }
+        case .int32(let v): return v.map { Int($0) }
         }
     }
 }

@@ -5,12 +5,18 @@ import FoveaCore
 enum ONNXDataType {
     /// The Fovea element type an ONNX data type code is loaded as, or `nil` if
     /// Fovea does not read that type. Floating types become float32, integer
-    /// types that carry shapes and indices become int64.
+    /// types that carry shapes and indices become int64 (INT32 too: exporters
+    /// write shapes and indices in it, and Fovea's shape and index operators
+    /// compute on int64; quantized operators accept int64 where ONNX has an
+    /// INT32 bias or input, and check its range). UINT8 and INT8 (quantized
+    /// values) load as themselves.
     static func foveaType(_ code: Int32) -> DataType? {
         switch Onnx_TensorProto.DataType(rawValue: Int(code)) {
         case .float, .double, .float16: return .float32
         case .int64, .int32: return .int64
         case .bool: return .bool
+        case .uint8: return .uint8
+        case .int8: return .int8
         default: return nil
         }
     }
@@ -54,5 +60,5 @@ enum ONNXDataType {
     }
 
     /// The list of readable types, for "expected ..." messages.
-    static let supportedNames = "FLOAT, DOUBLE, FLOAT16, INT64, INT32 or BOOL"
+    static let supportedNames = "FLOAT, DOUBLE, FLOAT16, INT64, INT32, UINT8, INT8 or BOOL"
 }

@@ -77,6 +77,9 @@ struct ONNXNodeContext {
         case .float32(let v): return v[0]
         case .int64(let v): return Float(v[0])
         case .bool(let v): return v[0] ? 1 : 0
+        case .uint8(let v): return Float(v[0])
+        case .int8(let v): return Float(v[0])
+        case .int32(let v): return Float(v[0])
         }
     }
 }

@@ -3,8 +3,13 @@ import FoveaCore
 /// Conv, MaxPool and AveragePool: the operators with spatial window attributes.
 extension ONNXOpTranslator {
     static func conv(_ ctx: ONNXNodeContext) throws -> TranslatedNode {
+        same(ctx, .conv(try convAttributes(ctx, weightIndex: 1)))
+    }
+
+    /// Conv's attributes, shared by QLinearConv and ConvInteger, whose weight is input `weightIndex`.
+    static func convAttributes(_ ctx: ONNXNodeContext, weightIndex: Int) throws -> ConvAttributes {
         let a = ctx.attributes
-        let weight = try ctx.requiredInput(1, "W")
+        let weight = try ctx.requiredInput(weightIndex, "W")
         let weightShape = ctx.constants[weight]?.shape ?? ctx.declaredShapes[weight]
         let kernel: [Int]
         if let given = try a.ints("kernel_shape") {
@@ -26,10 +31,10 @@ extension ONNXOpTranslator {
         guard group >= 1 else {
             throw FoveaError(.invalidAttribute, "attribute 'group' is \(group); expected >= 1")
         }
-        return same(ctx, .conv(ConvAttributes(
+        return ConvAttributes(
             kernelShape: kernel, strides: window.strides, dilations: window.dilations,
             pads: window.pads, autoPad: window.autoPad, group: group
-        )))
+        )
     }
 
     static func maxPool(_ ctx: ONNXNodeContext) throws -> TranslatedNode {

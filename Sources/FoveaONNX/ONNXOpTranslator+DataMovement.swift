@@ -129,6 +129,9 @@ extension ONNXOpTranslator {
         case .float32(let v): storage = .float32([Float](repeating: v[0], count: count))
         case .int64(let v): storage = .int64([Int64](repeating: v[0], count: count))
         case .bool(let v): storage = .bool([Bool](repeating: v[0], count: count))
+        case .uint8(let v): storage = .uint8([UInt8](repeating: v[0], count: count))
+        case .int8(let v): storage = .int8([Int8](repeating: v[0], count: count))
+        case .int32(let v): storage = .int32([Int32](repeating: v[0], count: count))
         }
         return TranslatedNode(op: .identity, inputs: [], constant: try Tensor(shape: shape, storage: storage))
     }

@@ -34,6 +34,10 @@ public enum ONNXOperatorSupport {
         table["Range"] = 11...all.upperBound
         table["Mod"] = 10...all.upperBound
         table["ScatterND"] = 11...all.upperBound
+        for op in ["QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear", "QLinearConv", "QLinearMatMul",
+                   "ConvInteger", "MatMulInteger"] {
+            table[op] = 10...all.upperBound
+        }
         // Upsample was deprecated by Resize in opset 10.
         table["Upsample"] = all.lowerBound...9
         // Resize-10 has no coordinate_transformation_mode; Fovea reads it from 11.

@@ -4,11 +4,11 @@ import FoveaCore
 /// Turns an ONNX `TensorProto` (an initializer, a `Constant`'s value, a test-data
 /// file) into a `Tensor`.
 ///
-/// FLOAT, DOUBLE and FLOAT16 load as float32; INT64 and INT32 as int64; BOOL as
-/// bool. Elements come from `raw_data` (little-endian, packed) when it is present,
+/// FLOAT, DOUBLE and FLOAT16 load as float32; INT64 and INT32 as int64; UINT8
+/// and INT8 as themselves; BOOL as bool. Elements come from `raw_data` (little-endian, packed) when it is present,
 /// otherwise from the typed field ONNX uses for that type (`float_data`,
 /// `double_data`, `int64_data`, or `int32_data`, which also carries the bits of
-/// BOOL and FLOAT16).
+/// BOOL, FLOAT16, UINT8 and INT8).
 enum ONNXTensorDecoder {
     static func decode(_ proto: Onnx_TensorProto) throws -> Tensor {
         let label = proto.name.isEmpty ? "tensor" : "tensor '\(proto.name)'"
@@ -98,6 +98,12 @@ enum ONNXTensorDecoder {
         case .bool:
             try check(elementSize: 1)
             return .bool(data.map { $0 != 0 })
+        case .uint8:
+            try check(elementSize: 1)
+            return .uint8([UInt8](data))
+        case .int8:
+            try check(elementSize: 1)
+            return .int8(data.map { Int8(bitPattern: $0) })
         default:
             throw FoveaError(.unsupported, "\(what): data type is not supported")
         }
@@ -140,6 +146,18 @@ enum ONNXTensorDecoder {
         case .bool:
             try check(proto.int32Data.count, "int32_data")
             return .bool(proto.int32Data.map { $0 != 0 })
+        case .uint8:
+            try check(proto.int32Data.count, "int32_data")
+            if let outside = proto.int32Data.first(where: { UInt8(exactly: $0) == nil }) {
+                throw FoveaError(.invalidModel, "\(what) has \(outside) in int32_data; UINT8 values are 0...255")
+            }
+            return .uint8(proto.int32Data.map { UInt8($0) })
+        case .int8:
+            try check(proto.int32Data.count, "int32_data")
+            if let outside = proto.int32Data.first(where: { Int8(exactly: $0) == nil }) {
+                throw FoveaError(.invalidModel, "\(what) has \(outside) in int32_data; INT8 values are -128...127")
+            }
+            return .int8(proto.int32Data.map { Int8($0) })
         default:
             throw FoveaError(.unsupported, "\(what): data type is not supported")
         }

@@ -4,8 +4,8 @@ import FoveaCore
 /// Reads ONNX `TensorProto` files: the `input_N.pb` / `output_N.pb` of the ONNX
 /// conformance suite, and tensors given to `fovea run`.
 ///
-/// FLOAT, DOUBLE and FLOAT16 load as float32, INT64 and INT32 as int64, BOOL as
-/// bool, from `raw_data` or the typed fields, as for model initializers.
+/// FLOAT, DOUBLE and FLOAT16 load as float32, INT64 and INT32 as int64, UINT8 and
+/// INT8 as themselves, BOOL as bool, from `raw_data` or the typed fields, as for model initializers.
 public enum ONNXTensorFile {
     /// Reads the tensor stored at `path`.
     ///

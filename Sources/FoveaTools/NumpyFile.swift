@@ -59,8 +59,20 @@ public enum NumpyFile {
         case "|b1":
             guard body.count >= count else { throw truncated(count, body.count) }
             return try Tensor(shape: shape, storage: .bool(body.prefix(count).map { $0 != 0 }))
+        case "|u1":
+            guard body.count >= count else { throw truncated(count, body.count) }
+            return try Tensor(shape: shape, storage: .uint8(Array(body.prefix(count))))
+        case "|i1":
+            guard body.count >= count else { throw truncated(count, body.count) }
+            return try Tensor(shape: shape, storage: .int8(body.prefix(count).map { Int8(bitPattern: $0) }))
+        case "<i4", "=i4":
+            guard body.count >= count * 4 else { throw truncated(count * 4, body.count) }
+            let values = body.withUnsafeBytes { raw in
+                (0..<count).map { Int32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: Int32.self)) }
+            }
+            return try Tensor(shape: shape, storage: .int32(values))
         default:
-            throw FoveaError(.unsupported, ".npy dtype '\(descr)' is not supported (use float32 '<f4', int64 '<i8' or bool)")
+            throw FoveaError(.unsupported, ".npy dtype '\(descr)' is not supported (use float32 '<f4', int64 '<i8', int32 '<i4', uint8 '|u1', int8 '|i1' or bool)")
         }
     }
 
@@ -113,6 +125,15 @@ public enum NumpyFile {
         case .bool(let v):
             descr = "|b1"
             body.append(contentsOf: v.map { $0 ? 1 : 0 })
+        case .uint8(let v):
+            descr = "|u1"
+            body.append(contentsOf: v)
+        case .int8(let v):
+            descr = "|i1"
+            body.append(contentsOf: v.map { UInt8(bitPattern: $0) })
+        case .int32(let v):
+            descr = "<i4"
+            for x in v { withUnsafeBytes(of: x.littleEndian) { body.append(contentsOf: $0) } }
         }
         let shapeText = tensor.shape.count == 1 ? "(\(tensor.shape[0]),)" : "(" + tensor.shape.map(String.init).joined(separator: ", ") + ")"
         var header = "{'descr': '\(descr)', 'fortran_order': False, 'shape': \(shapeText), }"

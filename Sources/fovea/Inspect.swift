@@ -120,6 +120,12 @@ struct Inspect: ParsableCommand {
             let reduced = plan.assignments.filter { $0.precision == plan.precision }.count
             print("precision \(plan.precision): \(reduced) of \(plan.assignments.count) steps; the others run in f32")
         }
+        let quantizing = plan.assignments.filter { ["QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"].contains($0.opType) }.count
+        let integer = plan.assignments.filter { ["QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger", "QuantizedConv"].contains($0.opType) }.count
+        if quantizing + integer > 0 {
+            // Constant DequantizeLinear nodes were folded into f32 weights at load; say what stays.
+            print("quantized model: \(quantizing) (de)quantize steps, \(integer) integer steps; the other \(plan.assignments.count - quantizing - integer) steps compute in f32")
+        }
         let fallbacks = plan.assignments.filter(\.isFallback).count
         if fallbacks > 0 { print("\(fallbacks) node(s) fell back to the reference backend") }
         print("arena \(report.arenaBytes) bytes (lower bound \(report.lowerBoundBytes), no planning \(report.naiveBytes), scratch \(report.scratchBytes), planned for \(report.maxThreads) thread(s))")

@@ -51,7 +51,8 @@ final class ONNXDataMovementFormTests: XCTestCase {
         // DOUBLE and FLOAT16 tensors load as float32, so casting to them is a float32 cast.
         XCTAssertEqual(try load("Cast", ["x"], [B.attribute("to", int: 11)]).nodes[0].op, .cast(to: .float32))
         XCTAssertEqual(try load("Cast", ["x"], [B.attribute("to", int: 9), B.attribute("saturate", int: 1)], opset: 19).nodes[0].op, .cast(to: .bool))
-        assertFoveaError(.unsupported, containing: "attribute 'to' is STRING; Fovea casts to FLOAT, DOUBLE, FLOAT16, INT64, INT32 or BOOL") {
+        XCTAssertEqual(try load("Cast", ["x"], [B.attribute("to", int: 2)]).nodes[0].op, .cast(to: .uint8))
+        assertFoveaError(.unsupported, containing: "attribute 'to' is STRING; Fovea casts to FLOAT, DOUBLE, FLOAT16, INT64, INT32, UINT8, INT8 or BOOL") {
             try self.load("Cast", ["x"], [B.attribute("to", int: 8)])
         }
         assertFoveaError(.invalidAttribute, containing: "required attribute 'to' is missing") { try self.load("Cast") }

@@ -120,10 +120,29 @@ final class ONNXTensorDecodingTests: XCTestCase {
         assertFoveaError(.invalidModel, containing: "too many elements") { try self.decode(overflowing) }
     }
 
+    /// Quantized models' 8-bit tensors, from raw_data or int32_data (range-checked).
+    func testEightBitTypes() throws {
+        var raw = proto(.uint8, dims: [3])
+        raw.rawData = Data([0, 128, 255])
+        XCTAssertEqual(try decode(raw).uint8s, [0, 128, 255])
+        var signed = proto(.int8, dims: [3])
+        signed.rawData = Data([0x80, 0x7F, 0xFF])
+        XCTAssertEqual(try decode(signed).int8s, [-128, 127, -1])
+        var typed = proto(.int8, dims: [2])
+        typed.int32Data = [-128, 5]
+        XCTAssertEqual(try decode(typed).int8s, [-128, 5])
+        var outside = proto(.uint8, dims: [2])
+        outside.int32Data = [3, 256]
+        assertFoveaError(.invalidModel, containing: "has 256 in int32_data; UINT8 values are 0...255") { try self.decode(outside) }
+        var short = proto(.int8, dims: [2])
+        short.rawData = Data([1])
+        assertFoveaError(.invalidModel, containing: "has 1 bytes of raw_data; expected 2") { try self.decode(short) }
+    }
+
     func testUnsupportedTypes() {
-        var uint8 = proto(.uint8, dims: [1])
-        uint8.rawData = Data([1])
-        assertFoveaError(.unsupported, containing: "tensor 't' has data type UINT8; Fovea reads FLOAT, DOUBLE, FLOAT16, INT64, INT32 or BOOL") { try self.decode(uint8) }
+        var uint16 = proto(.uint16, dims: [1])
+        uint16.rawData = Data([1, 0])
+        assertFoveaError(.unsupported, containing: "tensor 't' has data type UINT16; Fovea reads FLOAT, DOUBLE, FLOAT16, INT64, INT32, UINT8, INT8 or BOOL") { try self.decode(uint16) }
         var string = proto(.string, dims: [1])
         string.stringData = [Data("a".utf8)]
         assertFoveaError(.unsupported, containing: "data type STRING") { try self.decode(string) }

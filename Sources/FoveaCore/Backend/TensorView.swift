@@ -53,6 +53,9 @@ public struct TensorView: @unchecked Sendable {
         case .float32: return Tensor(uncheckedShape: shape, storage: .float32(gather(Float.self)))
         case .int64: return Tensor(uncheckedShape: shape, storage: .int64(gather(Int64.self)))
         case .bool: return Tensor(uncheckedShape: shape, storage: .bool(gather(Bool.self)))
+        case .uint8: return Tensor(uncheckedShape: shape, storage: .uint8(gather(UInt8.self)))
+        case .int8: return Tensor(uncheckedShape: shape, storage: .int8(gather(Int8.self)))
+        case .int32: return Tensor(uncheckedShape: shape, storage: .int32(gather(Int32.self)))
         }
     }
 
@@ -83,6 +86,9 @@ public struct TensorView: @unchecked Sendable {
         case .float32(let v): scatter(v)
         case .int64(let v): scatter(v)
         case .bool(let v): scatter(v)
+        case .uint8(let v): scatter(v)
+        case .int8(let v): scatter(v)
+        case .int32(let v): scatter(v)
         }
     }
 }
@@ -102,6 +108,9 @@ extension Tensor {
         case .float32(let v): return try with(v)
         case .int64(let v): return try with(v)
         case .bool(let v): return try with(v)
+        case .uint8(let v): return try with(v)
+        case .int8(let v): return try with(v)
+        case .int32(let v): return try with(v)
         }
     }
 }

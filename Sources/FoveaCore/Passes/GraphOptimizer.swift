@@ -25,13 +25,16 @@ public struct GraphOptimizer: Sendable {
         self.passes = passes
     }
 
-    /// The passes every ``Model`` runs by default: drop Identity/Dropout,
-    /// fold BatchNormalization into Conv, fuse Conv with its activation.
+    /// The passes every ``Model`` runs by default: drop Identity/Dropout, fold
+    /// constant DequantizeLinear nodes, fold BatchNormalization into Conv, fuse
+    /// Conv with its activation.
     public static let standard = GraphOptimizer(OptimizationOptions())
 
-    /// The passes `options` turns on (Identity/Dropout removal always runs).
+    /// The passes `options` turns on (Identity/Dropout removal and constant
+    /// DequantizeLinear folding always run).
     public init(_ options: OptimizationOptions) {
-        var passes: [any GraphPass] = [RemoveIdentityNodes()]
+        // Folding constant DequantizeLinear nodes changes no value, so it runs with every option.
+        var passes: [any GraphPass] = [RemoveIdentityNodes(), FoldConstantDequantize()]
         if options.foldBatchNormalization { passes.append(FoldBatchNormalization()) }
         if options.fuseActivations {
             // The pattern passes first, so a Conv's activation is one node by the time FuseConvActivation looks.

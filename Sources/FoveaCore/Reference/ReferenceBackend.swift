@@ -186,6 +186,22 @@ public struct ReferenceBackend: Backend {
             let gate = try compute(.conv(attributes.expand), ReferenceInputs(tensors: [reduced[0], args.optional(3), args.optional(4)]),
                                    outputTypes: [TensorType(.float32, [n, c, 1, 1])])
             return try compute(.mul, ReferenceInputs(tensors: [x, gate[0]]), outputTypes: outputTypes)
+        case .quantizeLinear(let attributes):
+            return [try ReferenceQuantization.quantizeLinear(args, attributes)]
+        case .dequantizeLinear(let axis):
+            return [try ReferenceQuantization.dequantizeLinear(args, axis: axis)]
+        case .dynamicQuantizeLinear:
+            return try ReferenceQuantization.dynamicQuantizeLinear(args)
+        case .qLinearConv(let attributes):
+            return [try ReferenceQuantization.qLinearConv(args, attributes, outputShape: shape)]
+        case .qLinearMatMul:
+            return [try ReferenceQuantization.qLinearMatMul(args, outputShape: shape)]
+        case .convInteger(let attributes):
+            return [try ReferenceQuantization.convInteger(args, attributes, outputShape: shape)]
+        case .matMulInteger:
+            return [try ReferenceQuantization.matMulInteger(args, outputShape: shape)]
+        case .quantizedConv(let attributes):
+            return [try ReferenceQuantization.quantizedConv(args, attributes, outputShape: shape)]
         case .layerNormalization(let axis, let epsilon):
             return try ReferenceFeatureNormalization.layer(args, axis: axis, epsilon: epsilon, outputTypes: outputTypes)
         case .instanceNormalization(let epsilon):

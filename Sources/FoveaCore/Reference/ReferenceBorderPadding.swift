@@ -23,6 +23,9 @@ enum ReferenceBorderPadding {
         case .float32(let v): storage = .float32(offsets.map { v[$0] })
         case .int64(let v): storage = .int64(offsets.map { v[$0] })
         case .bool(let v): storage = .bool(offsets.map { v[$0] })
+        case .uint8(let v): storage = .uint8(offsets.map { v[$0] })
+        case .int8(let v): storage = .int8(offsets.map { v[$0] })
+        case .int32(let v): storage = .int32(offsets.map { v[$0] })
         }
         return Tensor(uncheckedShape: outputShape, storage: storage)
     }

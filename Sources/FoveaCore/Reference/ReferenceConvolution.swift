@@ -13,10 +13,20 @@ enum ReferenceConvolution {
         let x = try args.tensor(0), w = try args.tensor(1)
         let input = try x.requireFloats("X"), weights = try w.requireFloats("W")
         let bias = try args.optional(2)?.requireFloats("B")
-        let geometry = try SpatialGeometry(inputSize: Array(x.shape.dropFirst(2)), convolution: attributes, weightShape: w.shape)
+        let sums = try exactSums(input: input, inputShape: x.shape, weights: weights, weightShape: w.shape,
+                                 bias: bias.map { $0.map(Double.init) }, attributes, outputShape: outputShape)
+        return Tensor(uncheckedShape: outputShape, floats: activated(sums.map { Float($0) }, attributes.activation))
+    }
+
+    /// The convolution's sums in Double, bias first, before any rounding to Float:
+    /// exact when the inputs and weights are small integers (the zero-point-shifted
+    /// values of the quantized convolutions), so the integer operators share this loop.
+    static func exactSums(input: [Float], inputShape: [Int], weights: [Float], weightShape: [Int], bias: [Double]?,
+                          _ attributes: ConvAttributes, outputShape: [Int]) throws -> [Double] {
+        let geometry = try SpatialGeometry(inputSize: Array(inputShape.dropFirst(2)), convolution: attributes, weightShape: weightShape)
             .expanded(toRank: 3)
 
-        let batch = x.shape[0], channels = x.shape[1], outputChannels = w.shape[0]
+        let batch = inputShape[0], channels = inputShape[1], outputChannels = weightShape[0]
         let groupChannels = channels / attributes.group
         let groupOutputs = outputChannels / attributes.group
         let inputPlane = geometry.inputSize.elementCount
@@ -24,42 +34,35 @@ enum ReferenceConvolution {
         let kernelVolume = geometry.kernelShape.elementCount
         let taps = Tap.all(geometry)
 
-        var output = [Float](repeating: 0, count: outputShape.elementCount)
+        var output = [Double](repeating: 0, count: outputShape.elementCount)
         if let bias {
             for plane in 0..<(batch * outputChannels) {
                 let value = bias[plane % outputChannels]
                 for i in 0..<outputPlane { output[plane * outputPlane + i] = value }
             }
         }
-        guard !input.isEmpty, !weights.isEmpty, !output.isEmpty else {
-            return Tensor(uncheckedShape: outputShape, floats: activated(output, attributes.activation))
-        }
-        var sums = [Double](repeating: 0, count: outputPlane)
+        guard !input.isEmpty, !weights.isEmpty, !output.isEmpty else { return output }
         input.withUnsafeBufferPointer { inputBuffer in
             weights.withUnsafeBufferPointer { weightBuffer in
                 output.withUnsafeMutableBufferPointer { outputBuffer in
-                    sums.withUnsafeMutableBufferPointer { sumBuffer in
-                        guard let x = inputBuffer.baseAddress, let w = weightBuffer.baseAddress,
-                              let y = outputBuffer.baseAddress, let sum = sumBuffer.baseAddress else { return }
-                        for n in 0..<batch {
-                            for m in 0..<outputChannels {
-                                let firstChannel = (m / groupOutputs) * groupChannels
-                                let outputOffset = (n * outputChannels + m) * outputPlane
-                                for i in 0..<outputPlane { sum[i] = Double(y[outputOffset + i]) }
-                                for c in 0..<groupChannels {
-                                    let inputOffset = (n * channels + firstChannel + c) * inputPlane
-                                    let kernelOffset = (m * groupChannels + c) * kernelVolume
-                                    accumulate(x + inputOffset, kernel: w + kernelOffset, into: sum,
-                                               taps: taps, geometry)
-                                }
-                                for i in 0..<outputPlane { y[outputOffset + i] = Float(sum[i]) }
+                    guard let x = inputBuffer.baseAddress, let w = weightBuffer.baseAddress,
+                          let y = outputBuffer.baseAddress else { return }
+                    for n in 0..<batch {
+                        for m in 0..<outputChannels {
+                            let firstChannel = (m / groupOutputs) * groupChannels
+                            let sum = y + (n * outputChannels + m) * outputPlane
+                            for c in 0..<groupChannels {
+                                let inputOffset = (n * channels + firstChannel + c) * inputPlane
+                                let kernelOffset = (m * groupChannels + c) * kernelVolume
+                                accumulate(x + inputOffset, kernel: w + kernelOffset, into: sum,
+                                           taps: taps, geometry)
                             }
                         }
                     }
                 }
             }
         }
-        return Tensor(uncheckedShape: outputShape, floats: activated(output, attributes.activation))
+        return output
     }
 
     /// The fused activation (if any) applied to every output, after the bias.

@@ -25,6 +25,9 @@ enum ReferenceLayout {
         case .float32: storage = .float32(join(try parts.map { try elements($0.floats, $0) }))
         case .int64: storage = .int64(join(try parts.map { try elements($0.int64s, $0) }))
         case .bool: storage = .bool(join(try parts.map { try elements($0.bools, $0) }))
+        case .uint8: storage = .uint8(join(try parts.map { try elements($0.uint8s, $0) }))
+        case .int8: storage = .int8(join(try parts.map { try elements($0.int8s, $0) }))
+        case .int32: storage = .int32(join(try parts.map { try elements($0.int32s, $0) }))
         }
         return try Tensor(shape: outputShape, storage: storage)
     }
@@ -67,6 +70,9 @@ extension Tensor.Storage {
             let integer = fill.isFinite && abs(fill) < 9.2e18 ? Int64(fill) : 0
             return .int64(rearrangement.apply(v, fill: integer))
         case .bool(let v): return .bool(rearrangement.apply(v, fill: fill != 0))
+        case .uint8(let v): return .uint8(rearrangement.apply(v, fill: UInt8(clamping: Int(exactly: fill.rounded()) ?? 0)))
+        case .int8(let v): return .int8(rearrangement.apply(v, fill: Int8(clamping: Int(exactly: fill.rounded()) ?? 0)))
+        case .int32(let v): return .int32(rearrangement.apply(v, fill: Int32(clamping: Int(exactly: fill.rounded()) ?? 0)))
         }
     }
 }

@@ -66,16 +66,35 @@ enum ReferenceLogical {
         let storage: Tensor.Storage
         switch (x.storage, target) {
         case (.float32(let v), .float32): storage = .float32(v)
-        case (.float32(let v), .int64): storage = .int64(v.map { $0.isNaN ? 0 : Int64(exactly: $0.rounded(.towardZero)) ?? ($0 < 0 ? .min : .max) })
         case (.float32(let v), .bool): storage = .bool(v.map { $0 != 0 })
-        case (.int64(let v), .float32): storage = .float32(v.map { Float($0) })
-        case (.int64(let v), .int64): storage = .int64(v)
-        case (.int64(let v), .bool): storage = .bool(v.map { $0 != 0 })
-        case (.bool(let v), .float32): storage = .float32(v.map { $0 ? 1 : 0 })
-        case (.bool(let v), .int64): storage = .int64(v.map { $0 ? 1 : 0 })
+        case (.float32(let v), _):
+            // Toward zero, then wrapped to the target's width (as C and numpy do for
+            // values that fit int64); NaN becomes 0. ONNX leaves out-of-range values undefined.
+            storage = Self.integers(v.map { $0.isNaN ? 0 : Int64(exactly: $0.rounded(.towardZero)) ?? ($0 < 0 ? .min : .max) }, as: target)
         case (.bool(let v), .bool): storage = .bool(v)
+        case (.bool(let v), .float32): storage = .float32(v.map { $0 ? 1 : 0 })
+        case (.bool(let v), _): storage = Self.integers(v.map { $0 ? 1 : 0 }, as: target)
+        default:
+            let values = x.quantizedIntegers ?? []
+            switch target {
+            case .float32: storage = .float32(values.map { Float($0) })
+            case .bool: storage = .bool(values.map { $0 != 0 })
+            default: storage = Self.integers(values.map { Int64($0) }, as: target)
+            }
         }
         return Tensor(uncheckedShape: x.shape, storage: storage)
+    }
+
+    /// Integers narrowed (wrapping) to an integer `target` type.
+    private static func integers(_ values: [Int64], as target: DataType) -> Tensor.Storage {
+        switch target {
+        case .uint8: return .uint8(values.map { UInt8(truncatingIfNeeded: $0) })
+        case .int8: return .int8(values.map { Int8(truncatingIfNeeded: $0) })
+        case .int32: return .int32(values.map { Int32(truncatingIfNeeded: $0) })
+        case .float32: return .float32(values.map { Float($0) })
+        case .bool: return .bool(values.map { $0 != 0 })
+        case .int64: return .int64(values)
+        }
     }
 
     /// Calls `body` with every position of `shape` in row-major order.

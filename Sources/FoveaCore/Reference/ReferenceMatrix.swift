@@ -38,7 +38,7 @@ enum ReferenceMatrix {
     }
 
     /// The offset of each operand matrix for every batch index of `batchShape`, in row-major order.
-    private static func matrixOffsets(_ operandBatch: [Int], in batchShape: [Int], matrixSize: Int) -> [Int] {
+    static func matrixOffsets(_ operandBatch: [Int], in batchShape: [Int], matrixSize: Int) -> [Int] {
         let strides = operandBatch.broadcastStrides(to: batchShape)
         var offsets: [Int] = []
         for flat in 0..<batchShape.elementCount {

@@ -129,6 +129,13 @@ public struct ConformanceRunner: Sendable {
             guard a == e else { throw FoveaError(.invalidModel, "\(label): \(a.prefix(8)) differs from expected \(e.prefix(8))") }
         case (.bool(let a), .bool(let e)):
             guard a == e else { throw FoveaError(.invalidModel, "\(label): boolean values differ from expected") }
+        case (.uint8, .uint8), (.int8, .int8), (.int32, .int32), (.int32, .int64):
+            // Exact; an expected INT32 tensor loads as int64 (ONNXDataType).
+            let a = actual.quantizedIntegers ?? [], e = expected.quantizedIntegers ?? []
+            guard a == e else {
+                let i = a.indices.first { $0 < e.count && a[$0] != e[$0] } ?? 0
+                throw FoveaError(.invalidModel, "\(label): element \(i) is \(a[i]), expected \(e[i])")
+            }
         default:
             throw FoveaError(.invalidModel, "\(label): data type \(actual.dataType), expected \(expected.dataType)")
         }
