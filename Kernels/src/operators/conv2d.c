@@ -602,10 +602,13 @@ static void run_share(void *context, size_t tid, size_t count) {
     const conv_run *r = (const conv_run *)context;
     const size_t first = r->s.units * tid / count, end = r->s.units * (tid + 1) / count;
     float *b = r->buffers + tid * r->s.thread_floats;
-    if (r->bf16 != NULL)
+    if (r->bf16 != NULL) {
         run_units_bf16(r, first, end, b);
-    else
+        /* AMX: give the tile state back so context switches stop saving it (runtime/amx.h). */
+        if (r->bf16->isa == FOVEA_ISA_AMX) fovea_amx_release();
+    } else {
         run_units(r, first, end, b);
+    }
 }
 
 static fovea_status conv2d_run(const fovea_conv2d_params *p, const void *packed, const float *x, float *y,

@@ -236,6 +236,8 @@ static void run_share(void *context, size_t tid, size_t count) {
     const matmul_run *r = (const matmul_run *)context;
     if (r->bf16 != NULL) {
         run_share_bf16(r, tid, count);
+        /* AMX: give the tile state back so context switches stop saving it (runtime/amx.h). */
+        if (r->bf16->isa == FOVEA_ISA_AMX) fovea_amx_release();
         return;
     }
     const fovea_gemm_config *config = r->config;
