@@ -116,7 +116,7 @@ if FOVEA_URL="file://$out/fovea" swift build -v -c "$config" --package-path $exa
     failed=1
   fi
   folder=$("$bin/ClassifyFolder" "$models/squeezenet1.1.onnx" "$models/photos" 2>&1)
-  images=$(find "$models/photos" -type f \( -iname '*.jpg' -o -iname '*.png' -o -iname '*.ppm' \) | wc -l)
+  images=$(find "$models/photos" -type f ! -name '.*' | grep -ciE '\.(jpe?g|png|heic|heif|avif|webp|ppm|pgm)$')
   if [ "$(echo "$folder" | grep -c ': ')" -eq "$images" ] && echo "$folder" | grep -q "red_panda.jpg: lesser panda"; then
     echo "ok: the folder example classifies the $images images of $models/photos in one call"
   else
