@@ -70,7 +70,11 @@ extension ClassificationRequest {
     ///   - recursive: whether subfolders are searched too (each after the files
     ///     beside it). Folders are listed as the walk reaches them, so a tree of
     ///     millions of files is never held in memory at once.
-    ///   - orientation, limits, colorMatching, batchSize: as for a list of paths.
+    ///   - orientation: how every file's stored pixels are turned; `nil` reads
+    ///     each file's EXIF Orientation tag.
+    ///   - limits: the largest image accepted, checked from each file's header.
+    ///   - colorMatching: whether colours are matched from each file's profile to sRGB.
+    ///   - batchSize: images per inference (≥ 1), as for a list of paths.
     /// - Throws: `.invalidArgument` for a URL that is not a file URL; `.io`,
     ///   naming the folder, when it does not exist, is a file or cannot be read.
     public func classify(directory: URL, recursive: Bool = false, orientation: ImageOrientation? = nil,
