@@ -10,6 +10,9 @@ let package = Package(
         // Everything `Fovea` depends on builds with no unsafe flags, so a package
         // can depend on it by version (`from:`); scripts/ci/versioned-consumer.sh checks.
         .library(name: "Fovea", targets: ["Fovea"]),
+        // For backend plugins: the `Backend` protocol and the types its requirements mention
+        // (kept out of `import Fovea` so that `Node`, `Op`, `RunContext` stay out of users' namespaces).
+        .library(name: "FoveaPlugins", targets: ["FoveaPlugins"]),
         .executable(name: "fovea", targets: ["fovea"]),
         // The CLI's tooling (benchmarks, parity, conformance, inspect reports, .npy files); not part of `Fovea`.
         .library(name: "FoveaTools", targets: ["FoveaTools"]),
@@ -21,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
+        // `swift package generate-documentation` (the DocC catalog in Sources/Fovea/Fovea.docc).
+        // A command plugin: nothing of it is built unless that command runs.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Graph IR, tensors, shape inference, executor and the reference backend.
@@ -94,6 +100,9 @@ let package = Package(
             resources: [.copy("Resources/imagenet1k-labels.txt")]
         ),
 
+        // Re-exports Fovea and FoveaCore's plugin types (Sources/FoveaPlugins/Exports.swift).
+        .target(name: "FoveaPlugins", dependencies: ["Fovea", "FoveaCore"]),
+
         // ---- Tooling: what the CLI and the tests use, kept out of the `Fovea` library ----
         // Latency and per-layer benchmarks, parity against the reference backend, the ONNX
         // conformance runner, inspect's model summary, plan report and arena diagram, .npy files.
@@ -153,8 +162,9 @@ let package = Package(
         // The command line's own logic (`@testable import fovea`): path lists,
         // shards, resuming, progress lines.
         .testTarget(name: "FoveaCLITests", dependencies: ["fovea"]),
-        // Depends on Fovea alone: compiles only if `import Fovea` exposes the user-facing
-        // API and the plugin types (the other side: scripts/ci/api-boundary.sh).
-        .testTarget(name: "FoveaAPITests", dependencies: ["Fovea"]),
+        // Depends on Fovea and FoveaPlugins alone: compiles only if `import Fovea` exposes the
+        // user-facing API and `import FoveaPlugins` the plugin types (the other side:
+        // scripts/ci/api-boundary.sh).
+        .testTarget(name: "FoveaAPITests", dependencies: ["Fovea", "FoveaPlugins"]),
     ]
 )

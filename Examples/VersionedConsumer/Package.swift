@@ -7,6 +7,11 @@ import PackageDescription
 // CHANGELOG.md; by hand, it defaults to this repository.
 let foveaURL = Context.environment["FOVEA_URL"] ?? "file://\(Context.packageDirectory)/../../.build-versioned/fovea"
 
+// The examples' own code compiles with warnings as errors (a root package may use
+// unsafe flags; Fovea, a versioned dependency, has none). Warnings from Fovea's
+// sources are counted by scripts/ci/versioned-consumer.sh.
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
 let package = Package(
     name: "VersionedConsumer",
     platforms: [.macOS(.v13)],
@@ -16,7 +21,13 @@ let package = Package(
     targets: [
         // The README's "Using Fovea from Swift" example, word for word
         // (scripts/ci/versioned-consumer.sh checks that the two agree).
-        .executableTarget(name: "ClassifyPhoto", dependencies: [.product(name: "Fovea", package: "fovea")]),
+        .executableTarget(name: "ClassifyPhoto", dependencies: [.product(name: "Fovea", package: "fovea")],
+                          swiftSettings: strict),
+        // Several photos from concurrent tasks, and a folder in one call (issue 37).
+        .executableTarget(name: "ClassifyConcurrently", dependencies: [.product(name: "Fovea", package: "fovea")],
+                          swiftSettings: strict),
+        .executableTarget(name: "ClassifyFolder", dependencies: [.product(name: "Fovea", package: "fovea")],
+                          swiftSettings: strict),
         // SqueezeNet latency from this build, to compare with the root build's `fovea bench`
         // (LatencyBenchmark, in the FoveaTools product).
         .executableTarget(name: "BenchSqueezeNet", dependencies: [

@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// A backend's name, typed: `.kernels`, `.simd`, `.blas`, `.reference`, or a
 /// plugin's own (`BackendName("mine")`, or the string literal `"mine"`).
 ///

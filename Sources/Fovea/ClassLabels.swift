@@ -3,7 +3,7 @@ import FoveaCore
 
 /// Class names in class-index order, such as the 1000 ImageNet labels.
 ///
-/// Give a model its labels in its sidecar file (`"labels"`, see ``ModelSidecar``)
+/// Give a model its labels in its sidecar file (`"labels"`, see <doc:SidecarFile>)
 /// or in code, with ``Model/describing(_:)``:
 ///
 /// ```swift

@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// var request = try ClassificationRequest(model: model)
 /// request.maximumObservations = 5
-/// let observations = try ImageRequestHandler(contentsOf: "cat.jpg").perform(request)
+/// let observations = try await ImageRequestHandler(contentsOf: URL(fileURLWithPath: "cat.jpg")).perform(request)
 /// ```
 public struct ClassificationRequest: Sendable {
     /// Called by the handler's `perform(_:)` with
@@ -39,7 +39,7 @@ public struct ClassificationRequest: Sendable {
     /// and after one that failed.
     ///
     /// Copies of a request share its results (it is a value holding a
-    /// reference, so that `try handler.perform([request])` can fill in the
+    /// reference, so that `try await handler.perform([request])` can fill in the
     /// caller's `request`). When several tasks perform the same request at
     /// once, each should use the observations `perform` returns: `results`
     /// holds whichever finished last.

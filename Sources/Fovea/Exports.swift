@@ -3,9 +3,9 @@
 // Everything else in those modules (the graph IR `Graph`, passes, the memory
 // planner, `ExecutionPlan`, the reference backend, image encoders, ...) is
 // reachable only with an explicit `import FoveaCore` / `import FoveaImage`,
-// as the CLI, the tests and the training module do. Members of re-exported
-// types that mention such a type (`Model.graph`, `Model.plan()`) still work
-// through member access; naming the type needs the import.
+// as the CLI, the tests and the training module do. Members that return such
+// a type (`Model.graph`, `Model.plan()`) are `@_spi(Internals)`: the package's
+// own tools reach them with `@_spi(Internals) import Fovea`, users do not.
 // scripts/ci/api-boundary.sh checks both sides of this line.
 
 // Tensors, errors and the configuration types a `ModelConfiguration` and a
@@ -19,19 +19,12 @@
 @_exported import struct FoveaCore.FoveaError
 @_exported import struct FoveaCore.MemoryLimit
 @_exported import struct FoveaCore.OptimizationOptions
-@_exported import struct FoveaCore.RunContext
 @_exported import enum FoveaCore.Precision
 
-// For plugin authors: a `Backend` registered in a `BackendRegistry`, and every
-// type its requirements mention. A backend that builds or rewrites graphs, or
-// names the attribute structs of `Op`'s cases, imports FoveaCore as well.
-@_exported import protocol FoveaCore.Backend
-@_exported import protocol FoveaCore.PreparedStep
-@_exported import struct FoveaCore.NodeContext
-@_exported import struct FoveaCore.StepBuffers
-@_exported import struct FoveaCore.TensorView
-@_exported import struct FoveaCore.Node
-@_exported import enum FoveaCore.Op
+// For plugin authors, the `Backend` protocol and the types its requirements
+// mention come from the separate `FoveaPlugins` product (`import FoveaPlugins`),
+// so that generic names such as `Node`, `Op` and `RunContext` do not enter every
+// user's namespace with `import Fovea`.
 
 // Images: decoded pictures, raw pixel buffers, orientation, decoding limits, colour matching,
 // and how pixels become a model's input.

@@ -62,23 +62,16 @@ public final class ImageRequestHandler: Sendable {
     }
 
     /// Reads the image file at a file URL (Vision's `init(url:orientation:)`);
-    /// see the `String` form, `init(contentsOf:orientation:limits:)`.
+    /// see the `String` form, `init(contentsOf:orientation:limits:colorMatching:)`.
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
     ///   the `String` form.
-    public convenience init(url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default,
+    public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default,
                             colorMatching: ColorMatching = .auto) throws {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
         }
         try self.init(contentsOf: url.path, orientation: orientation, limits: limits, colorMatching: colorMatching)
-    }
-
-    /// Reads the image file at a file URL: the same as ``init(url:orientation:limits:colorMatching:)``,
-    /// named like ``Model``'s and ``ClassLabels``' URL initializers.
-    public convenience init(contentsOf url: URL, orientation: ImageOrientation? = nil, limits: ImageDecodingLimits = .default,
-                            colorMatching: ColorMatching = .auto) throws {
-        try self.init(url: url, orientation: orientation, limits: limits, colorMatching: colorMatching)
     }
 
     /// Reads an encoded image in memory; `source` names it in error messages.
@@ -162,10 +155,30 @@ public final class ImageRequestHandler: Sendable {
         return upright
     }
 
-    /// Performs one request and returns its observations, sorted by confidence.
-    /// Sets the request's ``ClassificationRequest/results`` and calls its
+    /// Performs one request and returns its observations, sorted by confidence:
+    /// decodes what the request needs, prepares the model's input and runs the
+    /// model. Sets the request's ``ClassificationRequest/results`` and calls its
     /// completion handler too, if it has one.
-    public func perform(_ request: ClassificationRequest) throws -> [ClassificationObservation] {
+    ///
+    /// This is the one `perform`, and it is asynchronous wherever it is called,
+    /// top-level code included: the work runs on the global concurrent
+    /// executor, never on the caller's actor (the main actor stays free). The
+    /// model's intra-op threads come from one process-wide pool (see
+    /// ``ModelConfiguration/threads``), so many tasks performing at once share
+    /// the machine's cores instead of each taking all of them. Cancelling the
+    /// task stops the run before its next layer and throws `CancellationError`.
+    /// `performAndWait(_:)` is the same work on the calling thread.
+    @concurrent
+    public func perform(_ request: ClassificationRequest) async throws -> [ClassificationObservation] {
+        try Task.checkCancellation()
+        return try performNow(request)
+    }
+
+    /// Performs one request on the calling thread, blocking it until the
+    /// observations are ready: for code outside Swift concurrency (a
+    /// `DispatchQueue`, a command-line loop). Inside a task, prefer `perform(_:)`;
+    /// a cancelled task still stops here between layers with `CancellationError`.
+    public func performAndWait(_ request: ClassificationRequest) throws -> [ClassificationObservation] {
         try performNow(request)
     }
 
@@ -179,15 +192,23 @@ public final class ImageRequestHandler: Sendable {
     }
 
     /// Performs several requests on the image, in order, and returns each one's
-    /// observations. Every request runs (and gets its
-    /// ``ClassificationRequest/results`` set and its completion handler called)
-    /// even if one fails; then the first error is thrown. As with Vision:
+    /// observations, off the caller's actor (as `perform(_:)`). Every request
+    /// runs (and gets its ``ClassificationRequest/results`` set and its
+    /// completion handler called) even if one fails; then the first error is
+    /// thrown. As with Vision:
     ///
     /// ```swift
-    /// try handler.perform([request])
+    /// try await handler.perform([request])
     /// let observations = request.results ?? []
     /// ```
-    public func perform(_ requests: [ClassificationRequest]) throws -> [[ClassificationObservation]] {
+    @concurrent
+    public func perform(_ requests: [ClassificationRequest]) async throws -> [[ClassificationObservation]] {
+        try Task.checkCancellation()
+        return try performNow(requests)
+    }
+
+    /// `perform(_:)` on the calling thread, blocking it.
+    public func performAndWait(_ requests: [ClassificationRequest]) throws -> [[ClassificationObservation]] {
         try performNow(requests)
     }
 
@@ -213,14 +234,23 @@ public final class ImageRequestHandler: Sendable {
     /// they were (use the returned observations).
     ///
     /// ```swift
-    /// let handlers = try paths.map { try ImageRequestHandler(contentsOf: $0) }
-    /// let perImage = try ImageRequestHandler.perform(request, on: handlers)
+    /// let handlers = try urls.map { try ImageRequestHandler(contentsOf: $0) }
+    /// let perImage = try await ImageRequestHandler.perform(request, on: handlers)
     /// ```
+    ///
+    /// Runs off the caller's actor, as `perform(_:)` does.
     ///
     /// - Throws: the first error. A batch that fails as a whole is retried one
     ///   image at a time: every image is classified (and reported to the
     ///   completion handler), then the first image's error is thrown, naming it.
-    public static func perform(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) throws -> [[ClassificationObservation]] {
+    @concurrent
+    public static func perform(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) async throws -> [[ClassificationObservation]] {
+        try Task.checkCancellation()
+        return try performAndWait(request, on: handlers)
+    }
+
+    /// ``perform(_:on:)`` on the calling thread, blocking it.
+    public static func performAndWait(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) throws -> [[ClassificationObservation]] {
         let batched = Result { () throws -> [[ClassificationObservation]]? in
             guard handlers.count > 1 else { return nil }
             guard let batch = Tensor.stacked(try handlers.map { try $0.inputTensor(for: request) }) else {
@@ -240,18 +270,6 @@ public final class ImageRequestHandler: Sendable {
         }
         for observation in observations { request.completionHandler?(request, .success(observation)) }
         return observations
-    }
-
-    /// Performs one request off the caller's actor (on the global concurrent executor).
-    @concurrent
-    public func perform(_ request: ClassificationRequest) async throws -> [ClassificationObservation] {
-        try performNow(request)
-    }
-
-    /// Performs several requests off the caller's actor.
-    @concurrent
-    public func perform(_ requests: [ClassificationRequest]) async throws -> [[ClassificationObservation]] {
-        try performNow(requests)
     }
 }
 

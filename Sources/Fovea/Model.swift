@@ -5,14 +5,14 @@ import FoveaCoreML
 /// A model loaded from a file, ready to run.
 ///
 /// Load it once and share it: `Model` is immutable and `Sendable`, and
-/// ``predict(_:)`` may be called from several threads at once. The execution
+/// ``prediction(from:)`` may be called from several threads at once. The execution
 /// plan for the model's declared input shapes is built at load time; plans for
 /// other batch sizes are built on first use and kept.
 public final class Model: Sendable {
     /// The file the model was loaded from.
     public let path: String
     /// The model's computation graph, after the configured graph passes.
-    public let graph: Graph
+    @_spi(Internals) public let graph: Graph
     /// Backends and threads.
     public let configuration: ModelConfiguration
     /// Inputs, outputs, the image input's preprocessing, class labels and metadata.
@@ -21,7 +21,7 @@ public final class Model: Sendable {
 
     /// Loads the model at `path` (`.onnx`) with its description: what the graph
     /// says, then the `metadata_props` entry `fovea`, then the sidecar file
-    /// `<name>.fovea.json` next to the model if there is one (see ``ModelSidecar``).
+    /// `<name>.fovea.json` next to the model if there is one (see <doc:SidecarFile>).
     ///
     /// - Parameters:
     ///   - path: the model file.
@@ -62,8 +62,11 @@ public final class Model: Sendable {
     /// passes ``ModelConfiguration/optimizations`` turns on (by default:
     /// Identity and Dropout removed, BatchNormalization folded and activations
     /// fused into the convolutions before them). Inputs and outputs are unchanged.
-    public convenience init(graph: Graph, path: String = "", configuration: ModelConfiguration = ModelConfiguration(),
+    @_spi(Internals) public convenience init(graph: Graph, path: String = "", configuration: ModelConfiguration = ModelConfiguration(),
                             description: ModelDescription? = nil) throws {
+        if let threads = configuration.threads, threads < 1 {
+            throw FoveaError(.invalidArgument, "threads is \(threads); give at least 1, or nil for every core")
+        }
         let optimized = try FoveaError.at(.init(file: path.isEmpty ? nil : path)) {
             try GraphOptimizer(configuration.optimizations).optimize(graph)
         }
@@ -125,11 +128,12 @@ public final class Model: Sendable {
         return description
     }
 
-    /// The number of classes in the scores output, when its shape is known.
-    public func classCount() throws -> Int? {
+    /// The number of classes in the scores output, when its shape is known
+    /// (from the plan built at load time for the declared input shapes).
+    public var classCount: Int? {
         guard let name = modelDescription.scoresOutputName else { return nil }
         guard graph.inputs.allSatisfy({ $0.knownShape != nil }) else { return nil }
-        return try plans.plan(for: [:]).valueTypes[name]?.shape.last
+        return (try? plans.plan(for: [:]))?.valueTypes[name]?.shape.last
     }
 
     /// Whether the model names its classes (``ModelDescription/classLabels`` is
@@ -147,7 +151,7 @@ public final class Model: Sendable {
     /// ```
     public var classLabelsWarning: String? {
         guard !hasClassLabels, modelDescription.imageInput != nil, modelDescription.scoresOutputName != nil else { return nil }
-        let classes = (try? classCount()) ?? nil
+        let classes = classCount
         var text = path.isEmpty ? "" : SafeText.escaped(path) + ": "
         text += "the model has no class labels" + (classes.map { " for its \($0) classes" } ?? "")
         text += "; observations are named by index (\"class 0\", \"class 1\", ...)."
@@ -157,9 +161,10 @@ public final class Model: Sendable {
     }
 
     private func checkLabels() throws {
-        guard let labels = modelDescription.classLabels, let classes = try classCount() else { return }
+        guard let labels = modelDescription.classLabels, let classes = classCount else { return }
         guard labels.count == classes else {
-            throw FoveaError(.invalidArgument, "the labels file has \(labels.count) labels but the model has \(classes) classes")
+            // Labels come from a file, a sidecar, a Core ML model or code: the message must fit each.
+            throw FoveaError(.invalidArgument, "the class labels name \(labels.count) classes but the model has \(classes); give one label per class")
         }
     }
 
@@ -169,7 +174,7 @@ public final class Model: Sendable {
     /// Runs the model on `inputs` (one tensor per graph input, by name) and
     /// returns every graph output by name. The input shapes select (or build)
     /// the execution plan, so any batch size the model allows works.
-    public func predict(_ inputs: [String: Tensor]) throws -> [String: Tensor] {
+    @_spi(Internals) public func predict(_ inputs: [String: Tensor]) throws -> [String: Tensor] {
         try predict(inputs, threads: nil)
     }
 
@@ -184,7 +189,7 @@ public final class Model: Sendable {
     }
 
     /// The execution plan for the given input shapes (the declared ones when empty).
-    public func plan(inputShapes: [String: [Int]] = [:]) throws -> ExecutionPlan {
+    @_spi(Internals) public func plan(inputShapes: [String: [Int]] = [:]) throws -> ExecutionPlan {
         try plans.plan(for: inputShapes)
     }
 }

@@ -1,3 +1,5 @@
+import FoveaCore
+
 /// How a ``Model`` runs: which backends, how many threads, which graph
 /// rewrites and memory savings.
 public struct ModelConfiguration: Sendable {
@@ -6,7 +8,16 @@ public struct ModelConfiguration: Sendable {
     /// or `nil` for the registry's default order.
     public var backends: [String]?
     /// Intra-op threads per run; `nil` uses every core. More than the
-    /// machine's active cores is clamped to them (``effectiveThreads``).
+    /// machine's active cores is clamped to them (``effectiveThreads``); less
+    /// than 1 is an error when the model is loaded.
+    ///
+    /// Under concurrency these threads are not added up per task: the extra
+    /// threads of every run come from one process-wide pool with one worker per
+    /// core besides the caller, and it serves one run at a time. A run that
+    /// finds the pool busy (another task's run holds it) does its whole share on
+    /// its own thread. So N tasks performing at once use about the machine's
+    /// cores whatever N is, with the default `nil` as with `1`; on a loaded
+    /// server, `threads: 1` per model keeps every run on its own task's thread.
     public var threads: Int?
     /// Where backend names are looked up.
     public var registry: BackendRegistry
@@ -23,7 +34,7 @@ public struct ModelConfiguration: Sendable {
     /// AVX512_BF16 or AMX, within a looser, documented tolerance
     /// (`KernelsBackend.bf16Tolerance`; SqueezeNet 1.1's logits move by under 1%
     /// of the largest, the top class of every shared photo unchanged); other
-    /// steps and other backends run in float32. `model.plan().assignments`
+    /// steps and other backends run in float32. `fovea inspect --plan`
     /// names each step's precision.
     public var precision: Precision
 
@@ -59,7 +70,7 @@ public struct ModelConfiguration: Sendable {
     }
 
     /// The run context for ``effectiveThreads``.
-    public var runContext: RunContext {
+    @_spi(Internals) public var runContext: RunContext {
         RunContext(threads: effectiveThreads)
     }
 }

@@ -8,7 +8,7 @@ extension ModelDescription {
     ///
     /// - Throws: `.unsupported` for a mean-image preprocessing, which a
     ///   per-channel normalization cannot express.
-    public init(coreML model: CoreMLModel) throws {
+    @_spi(Internals) public init(coreML model: CoreMLModel) throws {
         self.init(graph: model.graph)
         if let image = model.imageInput {
             guard image.meanImage == nil else {

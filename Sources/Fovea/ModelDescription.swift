@@ -44,7 +44,7 @@ public struct ImageInputDescription: Sendable, Equatable {
 /// ONNX files carry no preprocessing or labels, so Fovea fills in what it can
 /// from the graph (the image size; ImageNet normalization is assumed) and then
 /// applies, in order, the model's `metadata_props` entry `fovea` and the sidecar
-/// file `<name>.fovea.json` (see ``ModelSidecar``). Code can change any field
+/// file `<name>.fovea.json` (see <doc:SidecarFile>). Code can change any field
 /// with ``Model/describing(_:)``. Other loaders (Core ML) fill it directly.
 public struct ModelDescription: Sendable, Equatable {
     /// The graph inputs, as declared.
@@ -83,7 +83,7 @@ public struct ModelDescription: Sendable, Equatable {
     /// What the graph alone says: the first `N×3×H×W` (or `N×1×H×W`, gray)
     /// input with known `H` and `W` is the image, normalized as ImageNet
     /// (or `p / 255` for gray); a final Softmax means probabilities.
-    public init(graph: Graph) {
+    @_spi(Internals) public init(graph: Graph) {
         self.init(inputs: graph.inputs, outputs: graph.outputs, metadata: graph.metadata)
         imageInput = graph.inputs.lazy.compactMap(ModelDescription.imageInput(from:)).first
         if let output = graph.outputs.first?.name,

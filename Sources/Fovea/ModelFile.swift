@@ -4,7 +4,7 @@ import FoveaONNX
 import FoveaCoreML
 
 /// Reads a model file into a `Graph`, choosing the format from the file.
-public enum ModelFile {
+package enum ModelFile {
     /// The formats Fovea reads.
     public enum Format: String, Sendable {
         /// An ONNX model (`.onnx`): a protobuf `ModelProto`.

@@ -28,7 +28,7 @@ import FoveaCore
 /// ``ClassLabels/imageNet1k``, or an array of names; `output` names the scores
 /// output; `output_kind` is `logits` or `probabilities`. Any other key is an
 /// error (``knownKeys`` lists the accepted ones).
-public struct ModelSidecar: Sendable, Equatable, Decodable {
+package struct ModelSidecar: Sendable, Equatable, Decodable {
     /// The graph input that takes the image (`input`); `nil` keeps the one Fovea inferred.
     public var input: String?
     /// The image size as `[width, height]` in pixels (`input_size`).

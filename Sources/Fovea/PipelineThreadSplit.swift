@@ -1,5 +1,5 @@
 /// How many threads the pipelined classifier
-/// (``ClassificationRequest/classify(contentsOf:orientation:limits:colorMatching:batchSize:_:)``)
+/// (`ClassificationPipeline`, behind ``ClassificationRequest/classify(contentsOf:orientation:limits:colorMatching:batchSize:)``)
 /// gives inference while its background thread reads and prepares the next images.
 ///
 /// An inference thread that shares its core with the busy background thread

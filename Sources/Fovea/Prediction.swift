@@ -9,7 +9,7 @@ import Foundation
 /// print(prediction.classLabel ?? "no labels", prediction.outputs["logits"]?.shape ?? [])
 /// ```
 public struct Prediction: Sendable, Equatable {
-    /// Every graph output by name, as ``Model/predict(_:)`` returns them.
+    /// Every graph output by name.
     public var outputs: [String: Tensor]
     /// The label of the most likely class (Core ML's `classLabel`); `nil` when
     /// the model has no class labels or its scores hold more than one row
@@ -50,7 +50,7 @@ extension Model {
     /// returns every output, with `classLabel` and `classLabelProbs` when the
     /// model is a classifier with labels: Core ML's `prediction(from:)`.
     ///
-    /// - Throws: as ``predict(_:)``.
+    /// - Throws: `FoveaError` for a missing input or one of the wrong type or shape, or a failing step.
     public func prediction(from inputs: [String: Tensor]) throws -> Prediction {
         try prediction(outputs: try predict(inputs))
     }
@@ -65,7 +65,7 @@ extension Model {
     /// that does not keep the batch dimension) runs the inputs one at a time;
     /// so do inputs of different shapes.
     ///
-    /// - Throws: as ``predict(_:)``, for the first input that fails.
+    /// - Throws: as ``prediction(from:)``, for the first input that fails.
     public func predictions(fromBatch batch: [[String: Tensor]]) throws -> [Prediction] {
         if batch.count > 1, let stacked = Model.stacked(batch),
            let outputs = try? predict(stacked), let split = Model.split(outputs, count: batch.count) {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Numerically stable softmax of `logits`.
-public func softmax(_ logits: [Float]) -> [Float] {
+package func softmax(_ logits: [Float]) -> [Float] {
     guard let maximum = logits.max() else { return [] }
     let exponentials = logits.map { exp($0 - maximum) }
     let total = exponentials.reduce(0, +)

@@ -211,6 +211,7 @@ public final class ExecutionPlan: Sendable {
     ///   - observer: called after each node with its index and its run time in
     ///     seconds (for profiles); `nil` to skip timing.
     /// - Returns: every graph output, by name, as tensors the caller owns.
+    /// - Throws: `CancellationError` when the current task is cancelled: checked before each step.
     public func run(_ feeds: [String: Tensor], context: RunContext = RunContext(),
                     observer: ((_ node: Int, _ seconds: Double) -> Void)? = nil) throws -> [String: Tensor] {
         let ordered = try orderedFeeds(feeds)
@@ -268,6 +269,8 @@ public final class ExecutionPlan: Sendable {
         return try withPinnedFeeds(feeds) { pointers in
             state.bind(feeds: pointers)
             for (index, step) in steps.enumerated() {
+                // A cancelled task stops between steps (one layer's time at most); outside a task this is false.
+                try Task.checkCancellation()
                 let start = observer == nil ? 0 : DispatchTime.now().uptimeNanoseconds
                 do {
                     switch memory.actions[index] {

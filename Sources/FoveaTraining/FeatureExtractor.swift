@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 
 /// Turns images into feature vectors with a pretrained classifier: the network
 /// is cut at a feature layer (see ``FeatureLayer``), planned and run like any

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// A value of a network that can serve as the feature vector: its name, the op

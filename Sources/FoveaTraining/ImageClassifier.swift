@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// An image classifier trained on labelled folders of photos, as Create ML's

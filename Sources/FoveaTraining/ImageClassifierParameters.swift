@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 
 /// How ``ImageClassifier`` trains (Create ML's `MLImageClassifier.ModelParameters`).
 public struct ImageClassifierParameters: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// A directory of labelled images, one subfolder per class (Create ML's
@@ -39,13 +39,16 @@ public struct LabeledImageDirectory: Sendable {
     ///   or a bad class name.
     public init(contentsOf root: String, minimumImagesPerClass: Int = 2) throws {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw FoveaError(.io, "no such folder; expected a folder with one subfolder of images per class", location: .init(file: root))
+        }
+        guard isDirectory.boolValue else {
             throw FoveaError(.io, "is not a directory; expected one subfolder of images per class", location: .init(file: root))
         }
         var ignored: [String] = []
         var classFolders: [String] = []
         for entry in try Self.rawEntries(of: root) {
-            guard let name = String(validatingCString: entry) else {
+            guard let name = String(validating: entry.prefix { $0 != 0 }, as: UTF8.self) else {
                 let bytes = entry.prefix { $0 != 0 }.map { byte in
                     (0x20..<0x7F).contains(byte) ? String(UnicodeScalar(UInt8(byte))) : String(format: "\\x%02x", UInt8(bitPattern: byte))
                 }.joined()
@@ -54,7 +57,7 @@ public struct LabeledImageDirectory: Sendable {
             let path = (root as NSString).appendingPathComponent(name)
             if name.hasPrefix(".") { ignored.append(path); continue }
             var entryIsDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: path, isDirectory: &entryIsDirectory)
+            _ = FileManager.default.fileExists(atPath: path, isDirectory: &entryIsDirectory)
             guard entryIsDirectory.boolValue else { ignored.append(path); continue }
             try Self.checkClassName(name, root: root)
             classFolders.append(name)
@@ -73,7 +76,7 @@ public struct LabeledImageDirectory: Sendable {
             for file in files {
                 let path = (folder as NSString).appendingPathComponent(file)
                 var fileIsDirectory: ObjCBool = false
-                FileManager.default.fileExists(atPath: path, isDirectory: &fileIsDirectory)
+                _ = FileManager.default.fileExists(atPath: path, isDirectory: &fileIsDirectory)
                 if fileIsDirectory.boolValue { continue }
                 let hidden = file.split(separator: "/").contains { $0.hasPrefix(".") }
                 if hidden || !Self.imageExtensions.contains((file as NSString).pathExtension.lowercased()) {

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 extension ClassificationMetrics {
@@ -29,7 +29,7 @@ extension ClassificationMetrics {
         var truth: [Int] = [], predicted: [Int] = [], unreadable: [(String, String)] = []
         for example in data.examples {
             do {
-                let top = try ImageRequestHandler(contentsOf: example.path).perform(request).first
+                let top = try ImageRequestHandler(contentsOf: example.path).performAndWait(request).first
                 guard let label = top.flatMap({ index[$0.identifier] }) else { continue }
                 truth.append(truthOfClass[example.label])
                 predicted.append(label)

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 
 /// `--backend`, `--threads` and `--precision`, shared by the commands that run a model.
 struct BackendOptions: ParsableArguments {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 import Foundation
 
 /// `fovea bench-photo`: where the time of classifying one photo goes.
@@ -55,7 +55,7 @@ struct BenchPhoto: ParsableCommand {
             ("decode-raw", { _ = try ImageRequestHandler(contentsOf: photo, colorMatching: .off).picture(for: request) }),
             ("prepare", { _ = try normalization.tensor(from: image, geometry: geometry, threads: threads) }),
             ("inference", { _ = try request.observations(forInputTensor: tensor) }),
-            ("total", { _ = try ImageRequestHandler(contentsOf: photo).perform(request) }),
+            ("total", { _ = try ImageRequestHandler(contentsOf: photo).performAndWait(request) }),
         ]
         let format = (try? ImageDecoder.data(contentsOf: photo)).flatMap { ImageDecoder.format(of: $0) }?.rawValue ?? "unknown format"
         print("\(photo) (\(format)): decoded at \(image.width)×\(image.height), \(threads) thread(s), median of \(runs) runs")

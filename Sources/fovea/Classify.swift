@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 import Foundation
 import FoveaImage
 
@@ -255,7 +255,7 @@ struct Classify: ParsableCommand {
         } else {
             // Pipelined: the next photos are read and decoded while the model runs
             // this one; the list is read as it goes (bounded memory).
-            try request.classify(contentsOf: queue, orientation: orientation.orientation, limits: pixels.limits,
+            try request.classifyAndWait(contentsOf: queue, orientation: orientation.orientation, limits: pixels.limits,
                                  colorMatching: pixels.colorMatching, batchSize: batchSize) { image in
                 try report(image.path, line: queue.takeLineNumber(), orientation: image.orientation, image.result)
             }
@@ -292,7 +292,7 @@ struct Classify: ParsableCommand {
     /// form of ``Model/classLabelsWarning``), or `nil` when it has labels.
     static func labelsWarning(for model: Model) -> String? {
         guard model.classLabelsWarning != nil else { return nil }
-        let classes = (try? model.classCount()) ?? nil
+        let classes = model.classCount
         var text = model.path + ": the model has no class labels" + (classes.map { " for its \($0) classes" } ?? "")
         text += "; classes are printed by index (\"class 387\"). Give --labels FILE"
         if classes == ClassLabels.imageNet1kClassCount { text += " or --labels imagenet" }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 @main

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTools
 import Foundation
 import FoveaCore

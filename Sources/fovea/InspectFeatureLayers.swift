@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 import FoveaTraining
 

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 
 /// Writes one JSON object per line (`--jsonl`), each line with one `write(2)`
 /// as soon as it is ready: nothing is buffered, so a driver reading the pipe

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
+import FoveaCore
 
 /// `--max-memory SIZE`: the most memory one run of the model may need.
 struct MemoryLimitOption: ParsableArguments {

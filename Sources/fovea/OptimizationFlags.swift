@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 
 /// `--no-fold-bn`, `--no-fuse`, `--no-elide-concat`: turn off one graph
 /// rewrite or memory saving, to compare (run, bench, parity, inspect).

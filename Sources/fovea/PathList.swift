@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 
 /// One photo of a run: its line number in the input (1-based) and its path.
 struct PathLine: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 
 /// The photos of one run in input order: the path list's lines in this shard.
 ///

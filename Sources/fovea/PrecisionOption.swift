@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 
 /// `--precision f32|bf16`: the arithmetic a plan may use (`ModelConfiguration.precision`).
 struct PrecisionOption: ParsableArguments {

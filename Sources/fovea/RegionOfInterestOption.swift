@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 import Foundation
 
 /// `--roi x,y,w,h`: a normalized region of interest, origin at the lower left (Vision's).

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 
 /// Where a run with `--output FILE --resume` picks up: what earlier runs left
 /// in FILE.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 import Foundation
 
 struct Stream: ParsableCommand {

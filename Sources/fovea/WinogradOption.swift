@@ -1,5 +1,5 @@
 import ArgumentParser
-import Fovea
+@_spi(Internals) import Fovea
 
 /// `--winograd auto|off|f2|f4|f6`: which Winograd variant the kernels
 /// backend runs 3×3 stride-1 convolutions with (default: the measured table).

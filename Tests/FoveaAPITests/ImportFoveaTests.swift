@@ -1,10 +1,12 @@
-// This target depends on the `Fovea` product's module alone and imports nothing
-// else of the package: it compiles only if `import Fovea` exposes the
-// user-facing API and what a backend plugin needs (Sources/Fovea/Exports.swift).
+// This target depends on the `Fovea` and `FoveaPlugins` products' modules alone and
+// imports nothing else of the package: it compiles only if `import Fovea` exposes the
+// user-facing API (Sources/Fovea/Exports.swift) and `import FoveaPlugins` what a
+// backend plugin needs (Sources/FoveaPlugins/Exports.swift).
 // That `import Fovea` does *not* expose the internals (Graph, ExecutionPlan,
 // passes, ...) nor the CLI's tooling (FoveaTools: LatencyBenchmark, ParityCheck,
 // ...) is checked by scripts/ci/api-boundary.sh, which needs a compile that fails.
 import Fovea
+import FoveaPlugins
 import XCTest
 
 final class ImportFoveaTests: XCTestCase {

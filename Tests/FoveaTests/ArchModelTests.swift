@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 import FoveaCore
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// MobileNetV2 (BatchNormalization folded, and explicit: folded by Fovea, and

@@ -2,7 +2,7 @@ import FoveaCore
 import XCTest
 import CMallocCounter
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// The memory planner on real models: no overlap, close to the lower bound,

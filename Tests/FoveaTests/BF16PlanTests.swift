@@ -4,7 +4,7 @@ import FoveaImage
 import FoveaKernelsBackend
 import XCTest
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// Issue 31's precision per plan on the real SqueezeNet 1.1: a bf16 plan's

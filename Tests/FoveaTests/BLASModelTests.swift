@@ -1,7 +1,7 @@
 import FoveaCore
 import XCTest
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// The blas backend on whole models (the nodes it does not claim fall through

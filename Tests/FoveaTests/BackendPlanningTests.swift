@@ -1,6 +1,6 @@
 import FoveaCore
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// The planner assigns nodes by preference, falls back to the reference

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Issue 15: labels that cannot go missing silently — the built-in ImageNet
 /// labels (a package resource), and the warning for a classifier without labels.
@@ -66,7 +66,7 @@ final class ClassLabelsTests: XCTestCase {
         // The observations really are named by index: what the warning is about.
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).perform(request)
+        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).performAndWait(request)
         XCTAssertEqual(top.first?.identifier, "class 387")
     }
 
@@ -78,7 +78,7 @@ final class ClassLabelsTests: XCTestCase {
         XCTAssertNil(model.classLabelsWarning)
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).perform(request)
+        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).performAndWait(request)
         XCTAssertEqual(top.first?.identifier, "lesser panda, red panda, panda, bear cat, cat bear, Ailurus fulgens")
     }
 
@@ -133,6 +133,6 @@ final class ClassLabelsTests: XCTestCase {
                                            "--labels", "imagenet", TestData.photo("red_panda.jpg")])
         XCTAssertEqual(model.status, 1, model.stderr)
         XCTAssertTrue(model.stderr.hasPrefix("error: "), model.stderr)
-        XCTAssertTrue(model.stderr.contains("1000 labels but the model has 10 classes"), model.stderr)
+        XCTAssertTrue(model.stderr.contains("name 1000 classes but the model has 10"), model.stderr)
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Requests performed from many tasks at once give exactly the sequential
 /// results. Also run under ThreadSanitizer by scripts/ci/test.sh.
@@ -17,7 +17,7 @@ final class ClassificationConcurrencyTests: XCTestCase {
                                 orientation: ImageOrientation.allCases[i % 8])
         }
         let jobs = (0..<500).map { (handler: $0 % handlers.count, request: $0 % requests.count) }
-        let sequential = try jobs.map { try handlers[$0.handler].perform(requests[$0.request]) }
+        let sequential = try jobs.map { try handlers[$0.handler].performAndWait(requests[$0.request]) }
         XCTAssertGreaterThan(Set(sequential.map { $0.first?.identifier ?? "" }).count, 1, "the images should not all look alike")
 
         let concurrent = try await withThrowingTaskGroup(of: [(Int, [ClassificationObservation])].self) { group in

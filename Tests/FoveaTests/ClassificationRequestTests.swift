@@ -1,6 +1,6 @@
 import FoveaImage
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// The request API on the real SqueezeNet 1.1 and the four photos.
 final class ClassificationRequestTests: XCTestCase {
@@ -24,7 +24,7 @@ final class ClassificationRequestTests: XCTestCase {
         for file in ["red_panda.jpg", "chelsea_cat.png", "coffee.png", "rocket.jpg"] {
             let handler = try ImageRequestHandler(contentsOf: TestData.photo(file))
             XCTAssertEqual(handler.orientation, .up, file)
-            let observations = try handler.perform(request)
+            let observations = try handler.performAndWait(request)
             XCTAssertEqual(observations.count, 5, file)
             XCTAssertEqual(observations.first?.identifier, try expectedTop1(file), file)
             XCTAssertEqual(observations.map(\.confidence), observations.map(\.confidence).sorted(by: >), file)
@@ -59,7 +59,7 @@ final class ClassificationRequestTests: XCTestCase {
             XCTAssertEqual(handler.orientation, orientation)
             XCTAssertEqual(try handler.image.width, upright.width, "\(orientation)")
             XCTAssertEqual(try handler.image.height, upright.height, "\(orientation)")
-            XCTAssertEqual(try handler.perform(request).first?.identifier, expected, "\(orientation)")
+            XCTAssertEqual(try handler.performAndWait(request).first?.identifier, expected, "\(orientation)")
         }
     }
 
@@ -81,7 +81,7 @@ final class ClassificationRequestTests: XCTestCase {
         fill.maximumObservations = 1
         var sure = try ClassificationRequest(model: model)
         sure.minimumConfidence = 0.5
-        let handler = try ImageRequestHandler(url: URL(fileURLWithPath: TestData.photo("red_panda.jpg")))
+        let handler = try ImageRequestHandler(contentsOf: URL(fileURLWithPath: TestData.photo("red_panda.jpg")))
         let results = try await handler.perform([top3, fill, sure])
         XCTAssertEqual(results.count, 3)
         XCTAssertEqual(results[0].count, 3)
@@ -96,6 +96,6 @@ final class ClassificationRequestTests: XCTestCase {
         var request = try ClassificationRequest(model: try Self.squeezeNet())
         request.minimumConfidence = 0.9
         // The cat photo's best class is 50%: "not sure".
-        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("chelsea_cat.png")).perform(request), [])
+        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("chelsea_cat.png")).performAndWait(request), [])
     }
 }

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// `fovea classify` end to end: decode, resize, crop, normalize, run, rank.
 final class ClassifyCommandTests: XCTestCase {

@@ -1,6 +1,6 @@
 import FoveaImage
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// `fovea classify`'s request options and `fovea prepare`.
 final class ClassifyOptionsCommandTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// The ONNX backend node tests of the conformance manifest (needs `apt-get install libonnx-testdata`).

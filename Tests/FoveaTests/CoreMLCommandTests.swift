@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// Issue 5 end to end: Core ML classifiers need no flags.
@@ -34,7 +34,7 @@ final class CoreMLCommandTests: XCTestCase {
         request.maximumObservations = nil
         let labels = try XCTUnwrap(model.modelDescription.classLabels)
         for photo in TestData.photoNames {
-            let observations = try ImageRequestHandler(contentsOf: TestData.photo("\(photo).224.ppm")).perform(request)
+            let observations = try ImageRequestHandler(contentsOf: TestData.photo("\(photo).224.ppm")).performAndWait(request)
             XCTAssertEqual(observations.count, 1000)
             let byLabel = Dictionary(observations.map { ($0.identifier, $0.confidence) }, uniquingKeysWith: { a, _ in a })
             let expected = softmax(try TestData.floats(at: TestData.model("expected/\(photo).squeezenet1.1.logits.f32")))

@@ -1,6 +1,6 @@
 import FoveaCore
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Truncated, empty and garbage models and images give typed errors, never a crash.
 final class CorruptInputTests: XCTestCase {
@@ -71,12 +71,12 @@ final class CorruptInputTests: XCTestCase {
         ]
         for (name, data) in cases {
             let path = try write(data, named: name)
-            XCTAssertThrowsError(try ImageRequestHandler(contentsOf: path).perform(request), name) { error in
+            XCTAssertThrowsError(try ImageRequestHandler(contentsOf: path).performAndWait(request), name) { error in
                 XCTAssertEqual((error as? FoveaError)?.kind, .invalidImage, "\(name): \(error)")
                 XCTAssertTrue(String(describing: error).contains(name), "\(name): \(error)")
             }
         }
-        XCTAssertThrowsError(try ImageRequestHandler(contentsOf: "/nonexistent/photo.jpg").perform(request)) { error in
+        XCTAssertThrowsError(try ImageRequestHandler(contentsOf: "/nonexistent/photo.jpg").performAndWait(request)) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .io, "\(error)")
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import FoveaCore
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTools
 import FoveaFuzzing
 

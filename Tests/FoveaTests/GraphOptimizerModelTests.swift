@@ -1,6 +1,6 @@
 import FoveaCore
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// The standard graph passes on real models: same outputs on the reference
 /// backend (bit for bit with fusion alone: a fused activation runs on the

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 @testable import FoveaONNX
 

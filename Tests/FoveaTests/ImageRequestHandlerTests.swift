@@ -1,6 +1,6 @@
 import FoveaCore
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Handlers from files, data and pixel buffers; the crop options end to end;
 /// errors for bad input. Uses the tiny in-code model.
@@ -8,7 +8,7 @@ final class ImageRequestHandlerTests: XCTestCase {
     func testPixelBufferFormatsGiveTheSameResultAsTheRGBImage() throws {
         let request = try ClassificationRequest(model: try TestImages.tinyModel())
         let image = try TestImages.gradient(width: 21, height: 13)
-        let expected = try ImageRequestHandler(image: image).perform(request)
+        let expected = try ImageRequestHandler(image: image).performAndWait(request)
         let rgb = image.pixels
         var rgba: [UInt8] = [], bgra: [UInt8] = [], paddedRGB: [UInt8] = []
         for p in 0..<(image.width * image.height) {
@@ -28,7 +28,7 @@ final class ImageRequestHandlerTests: XCTestCase {
         for buffer in buffers {
             let handler = try ImageRequestHandler(pixelBuffer: buffer)
             XCTAssertEqual(try handler.image, image, "\(buffer.format) \(buffer.bytesPerRow)")
-            XCTAssertEqual(try handler.perform(request), expected)
+            XCTAssertEqual(try handler.performAndWait(request), expected)
         }
     }
 
@@ -86,7 +86,7 @@ final class ImageRequestHandlerTests: XCTestCase {
 
         let scores = try ImageCropAndScaleOption.allCases.map { option -> [ClassificationObservation] in
             request.imageCropAndScaleOption = option
-            return try ImageRequestHandler(image: image).perform(request)
+            return try ImageRequestHandler(image: image).performAndWait(request)
         }
         XCTAssertNotEqual(scores[0], scores[1])
         XCTAssertNotEqual(scores[1], scores[2])
@@ -108,7 +108,7 @@ final class ImageRequestHandlerTests: XCTestCase {
         let box = ObservationResultBox()
         let request = try ClassificationRequest(model: try TestImages.tinyModel()) { _, result in box.set(result) }
         let handler = ImageRequestHandler(image: try TestImages.gradient(width: 5, height: 5))
-        XCTAssertEqual(try handler.perform(request).count, 6)
+        XCTAssertEqual(try handler.performAndWait(request).count, 6)
         XCTAssertEqual(try box.get()?.get().count, 6)
     }
 
@@ -121,7 +121,7 @@ final class ImageRequestHandlerTests: XCTestCase {
             ({ try ImageRequestHandler(contentsOf: directory.path) }, .io, "directory"),
             ({ try ImageRequestHandler(contentsOf: text.path) }, .invalidImage, "notes.jpg"),
             ({ try ImageRequestHandler(data: Data()) }, .invalidImage, "empty"),
-            ({ try ImageRequestHandler(url: URL(string: "https://example.com/cat.jpg")!) }, .invalidArgument, "file URLs"),
+            ({ try ImageRequestHandler(contentsOf: URL(string: "https://example.com/cat.jpg")!) }, .invalidArgument, "file URLs"),
         ]
         for (body, kind, fragment) in cases {
             XCTAssertThrowsError(try body()) { error in

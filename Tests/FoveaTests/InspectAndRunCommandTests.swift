@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 final class InspectAndRunCommandTests: XCTestCase {

@@ -1,7 +1,7 @@
 import FoveaCore
 import XCTest
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// The kernels backend on whole models against the reference (each node

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import FoveaCore
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// `LayerBenchmark` (distinct layers, one backend at a time), its SVG chart,

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Model descriptions: inferred from the graph, from a sidecar file, from
 /// `metadata_props`, and set in code.
@@ -53,7 +53,7 @@ final class ModelSidecarTests: XCTestCase {
         XCTAssertEqual(description.outputKind, .logits)
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        let top = try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).perform(request)
+        let top = try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).performAndWait(request)
         XCTAssertEqual(top.first?.identifier, "espresso")
     }
 
@@ -100,7 +100,7 @@ final class ModelSidecarTests: XCTestCase {
             (#"{"mean": [0.5, 0.5]}"#, "3 means"),
             (#"{"mean": [0.5, 0.5, 0.5], "scale": [1]}"#, "not both"),
             (#"{"labels": "missing.txt"}"#, "missing.txt"),
-            (#"{"labels": ["only", "two"]}"#, "2 labels but the model has 1000"),
+            (#"{"labels": ["only", "two"]}"#, "name 2 classes but the model has 1000"),
             (#"{"input": "nope", "input_size": [2, 2]}"#, "'nope'"),
             (#"{"output": "nope"}"#, "'nope'"),
             (#"{"output_kind": "odds"}"#, "odds"),
@@ -148,6 +148,6 @@ final class ModelSidecarTests: XCTestCase {
         XCTAssertNil(model.classLabelsWarning)
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).perform(request).first?.identifier, "espresso")
+        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).performAndWait(request).first?.identifier, "espresso")
     }
 }

@@ -1,7 +1,7 @@
 import FoveaCore
 import XCTest
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Most operators added for exported classifiers run only on the reference
 /// backend: a plan asking for the simd or kernels backend falls back to it for

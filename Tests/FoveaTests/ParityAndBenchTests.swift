@@ -1,6 +1,6 @@
 import FoveaCore
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 @testable import FoveaTools
 
 /// Issue 3's tools: parity of whole models across backends, the bench report, the plan.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaImage
 import FoveaTestSupport
 
@@ -18,7 +18,7 @@ final class PhotoFormatClassificationTests: XCTestCase {
         for name in Self.containers where name != "panda-alpha.webp" {
             let handler = try ImageRequestHandler(contentsOf: TestPhotos.path(name))
             XCTAssertEqual(handler.orientation, .up, name)
-            XCTAssertEqual(try handler.perform(request).first?.identifier, "class 387", name)
+            XCTAssertEqual(try handler.performAndWait(request).first?.identifier, "class 387", name)
         }
     }
 

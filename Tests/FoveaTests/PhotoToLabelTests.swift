@@ -1,7 +1,7 @@
 import Foundation
 import FoveaImage
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Issue 14, through the request API: JPEGs decoded reduced when the model
 /// needs fewer pixels, the fused prepare pass, and the pipelined classifier.
@@ -21,9 +21,9 @@ final class PhotoToLabelTests: XCTestCase {
             let labels = try XCTUnwrap(expected[photo]?["squeezenet1.1"]).map(\.label)
             // The expected top-5 came from PIL crops, without colour matching: compare
             // like with like (rocket.jpg is Adobe RGB; matched, its 4th and 5th swap).
-            let observations = try ImageRequestHandler(contentsOf: TestData.photo(photo), colorMatching: .off).perform(request)
+            let observations = try ImageRequestHandler(contentsOf: TestData.photo(photo), colorMatching: .off).performAndWait(request)
             XCTAssertEqual(observations.map(\.identifier), labels, photo)
-            let matched = try ImageRequestHandler(contentsOf: TestData.photo(photo)).perform(request)
+            let matched = try ImageRequestHandler(contentsOf: TestData.photo(photo)).performAndWait(request)
             XCTAssertEqual(matched.first?.identifier, labels.first, "\(photo), colours matched: the top-1 holds")
         }
     }
@@ -64,7 +64,7 @@ final class PhotoToLabelTests: XCTestCase {
             let handler = try ImageRequestHandler(data: jpeg, source: "\(photo)-\(orientation.name).jpg")
             XCTAssertLessThan(try handler.picture(for: request).picture.width, large.width, "\(photo) is decoded reduced")
             let full = try request.observations(for: try handler.image).map(\.identifier)
-            XCTAssertEqual(try handler.perform(request).map(\.identifier), full, "\(photo) \(orientation)")
+            XCTAssertEqual(try handler.performAndWait(request).map(\.identifier), full, "\(photo) \(orientation)")
         }
     }
 
@@ -72,7 +72,7 @@ final class PhotoToLabelTests: XCTestCase {
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.photo("red_panda.jpg")))
         let handler = try ImageRequestHandler(data: jpeg.prefix(jpeg.count / 2), source: "half.jpg")
         let request = try top5Request()
-        for attempt in [{ _ = try handler.perform(request) }, { _ = try handler.image }, { _ = try handler.inputTensor(for: request) }] {
+        for attempt in [{ _ = try handler.performAndWait(request) }, { _ = try handler.image }, { _ = try handler.inputTensor(for: request) }] {
             XCTAssertThrowsError(try attempt()) { error in
                 XCTAssertEqual((error as? FoveaError)?.kind, .invalidImage, "\(error)")
                 XCTAssertTrue("\(error)".contains("half.jpg"), "\(error)")
@@ -88,14 +88,14 @@ final class PhotoToLabelTests: XCTestCase {
         try jpeg.prefix(jpeg.count / 3).write(to: URL(fileURLWithPath: broken))
         let paths = photos.map(TestData.photo) + [broken, "/nonexistent/photo.jpg", TestData.photo("red_panda.jpg")]
         let request = try top5Request()
-        let expected = try paths.map { path in try? ImageRequestHandler(contentsOf: path).perform(request) }
+        let expected = try paths.map { path in try? ImageRequestHandler(contentsOf: path).performAndWait(request) }
 
         for batchSize in [1, 3] {
             let calls = Counter()
             var copy = request
             copy.completionHandler = { _, _ in calls.increment() }
             var seen: [ClassifiedImage] = []
-            try copy.classify(contentsOf: paths, batchSize: batchSize) { seen.append($0) }
+            try copy.classifyAndWait(contentsOf: paths, batchSize: batchSize) { seen.append($0) }
             XCTAssertEqual(seen.map(\.path), paths, "batch \(batchSize)")
             XCTAssertEqual(calls.value, paths.count)
             for (image, expectation) in zip(seen, expected) {
@@ -112,7 +112,7 @@ final class PhotoToLabelTests: XCTestCase {
         // An error thrown by the caller's body stops the pipeline.
         struct Stop: Error {}
         var count = 0
-        XCTAssertThrowsError(try request.classify(contentsOf: paths) { _ in
+        XCTAssertThrowsError(try request.classifyAndWait(contentsOf: paths) { _ in
             count += 1
             if count == 2 { throw Stop() }
         }) { XCTAssertTrue($0 is Stop) }
@@ -134,7 +134,7 @@ final class PhotoToLabelTests: XCTestCase {
         let paths = Array(repeating: photos, count: 10).flatMap { $0 }.map(TestData.photo)
         var seen = 0
         // Without colour matching, as the expected top-5 (PIL crops) were made.
-        try request.classify(contentsOf: paths, colorMatching: .off) { image in
+        try request.classifyAndWait(contentsOf: paths, colorMatching: .off) { image in
             let photo = URL(fileURLWithPath: image.path).lastPathComponent
             let labels = try XCTUnwrap(expected[photo]?["squeezenet1.1"]).map(\.label)
             XCTAssertEqual(try image.result.get().map(\.identifier), labels, "image \(seen): \(photo)")

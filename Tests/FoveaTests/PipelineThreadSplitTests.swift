@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// The pipelined classifier's choice of inference threads beside its decoding
 /// thread: measured in alternating windows, the faster kept.

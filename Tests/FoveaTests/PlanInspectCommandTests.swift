@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// `fovea inspect --plan [--json] [--svg]` and `--optimized` with the pass switches.
 final class PlanInspectCommandTests: XCTestCase {

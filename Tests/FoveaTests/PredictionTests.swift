@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Issue 15, part 5: Core ML's `prediction(from:)` with `classLabel` and
 /// `classLabelProbs`, and `predictions(fromBatch:)`.
@@ -119,10 +119,10 @@ final class BatchClassificationTests: XCTestCase {
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 3
         let handlers = try photos.map { try ImageRequestHandler(contentsOf: TestData.photo($0)) }
-        let batched = try ImageRequestHandler.perform(request, on: handlers)
+        let batched = try ImageRequestHandler.performAndWait(request, on: handlers)
         XCTAssertEqual(batched.count, photos.count)
         for (index, handler) in handlers.enumerated() {
-            let single = try handler.perform(request)
+            let single = try handler.performAndWait(request)
             XCTAssertEqual(batched[index].map(\.identifier), single.map(\.identifier), photos[index])
             for (a, b) in zip(batched[index], single) { XCTAssertEqual(a.confidence, b.confidence, accuracy: 1e-4, photos[index]) }
         }
@@ -142,7 +142,7 @@ final class BatchClassificationTests: XCTestCase {
             count.lock.withLock { if case .success = result { count.successes += 1 } else { count.failures += 1 } }
         }
         let handlers = try photos.prefix(2).map { try ImageRequestHandler(contentsOf: TestData.photo($0)) }
-        _ = try ImageRequestHandler.perform(request, on: handlers)
+        _ = try ImageRequestHandler.performAndWait(request, on: handlers)
         XCTAssertEqual(count.successes, 2)
         XCTAssertEqual(count.failures, 0)
 
@@ -150,7 +150,7 @@ final class BatchClassificationTests: XCTestCase {
         let failing = try ClassificationRequest(model: model.describing { $0.imageInput?.width = 2; $0.imageInput?.height = 2 }) { _, result in
             count.lock.withLock { if case .success = result { count.successes += 1 } else { count.failures += 1 } }
         }
-        XCTAssertThrowsError(try ImageRequestHandler.perform(failing, on: handlers)) { error in
+        XCTAssertThrowsError(try ImageRequestHandler.performAndWait(failing, on: handlers)) { error in
             XCTAssertTrue("\(error)".hasPrefix(TestData.photo(self.photos[0])), "names the first image: \(error)")
         }
         XCTAssertEqual(count.failures, 2)

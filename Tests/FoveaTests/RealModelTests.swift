@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// The real pretrained SqueezeNets on the four photo crops reproduce
 /// onnxruntime's outputs (`../shared/models/expected`) on the reference backend.

@@ -1,7 +1,7 @@
 import FoveaCore
 import XCTest
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// A Conv with a fused residual (`FuseConvAdd`) on every fast backend against
 /// the reference: each step's algorithm, run contiguous, into a strided

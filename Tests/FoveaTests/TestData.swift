@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Paths to the shared test data (`../shared/models` beside the checkout) and the built tools.
 enum TestData {

@@ -1,6 +1,6 @@
 import Foundation
 import FoveaCore
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Models and images made inside the tests.
 enum TestImages {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// `fovea inspect` on a model with unsupported operators lists all of them;
 /// `fovea inspect --ops` lists the supported ones with their opsets.

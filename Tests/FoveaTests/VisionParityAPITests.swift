@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 import FoveaKernelsBackend
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Issue 15, part 5: what Vision and Core ML users reach for — URL initializers,
 /// `request.results`, typed backend names.
@@ -17,9 +17,9 @@ final class VisionParityAPITests: XCTestCase {
         var request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
         let photo = URL(fileURLWithPath: TestData.photo("red_panda.jpg"))
-        for handler in [try ImageRequestHandler(url: photo), try ImageRequestHandler(contentsOf: photo)] {
+        for handler in [try ImageRequestHandler(contentsOf: photo), try ImageRequestHandler(contentsOf: photo.path)] {
             XCTAssertEqual(handler.source, photo.path)
-            XCTAssertEqual(try handler.perform(request).first?.identifier.hasPrefix("lesser panda"), true)
+            XCTAssertEqual(try handler.performAndWait(request).first?.identifier.hasPrefix("lesser panda"), true)
         }
     }
 
@@ -42,7 +42,7 @@ final class VisionParityAPITests: XCTestCase {
 
     func testURLHandlerHonoursItsPixelLimit() throws {
         let photo = URL(fileURLWithPath: TestData.photo("red_panda.jpg"))
-        XCTAssertThrowsError(try ImageRequestHandler(url: photo, limits: ImageDecodingLimits(maxPixelCount: 1000))) { error in
+        XCTAssertThrowsError(try ImageRequestHandler(contentsOf: photo, limits: ImageDecodingLimits(maxPixelCount: 1000))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .limitExceeded, "\(error)")
         }
     }
@@ -57,13 +57,13 @@ final class VisionParityAPITests: XCTestCase {
         top3.maximumObservations = 3
         XCTAssertNil(top1.results, "no results before the first perform")
         let handler = try ImageRequestHandler(contentsOf: TestData.photo("coffee.png"))
-        let returned = try handler.perform([top1, top3])
+        let returned = try handler.performAndWait([top1, top3])
         XCTAssertEqual(top1.results, returned[0])
         XCTAssertEqual(top3.results, returned[1])
         XCTAssertEqual(top1.results?.map(\.identifier), ["espresso"])
         XCTAssertEqual(top3.results?.count, 3)
         // The next perform replaces them.
-        _ = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).perform(top1)
+        _ = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).performAndWait(top1)
         XCTAssertEqual(top1.results?.first?.identifier.hasPrefix("lesser panda"), true)
         XCTAssertEqual(top3.results?.count, 3, "another request's results are its own")
     }
@@ -83,7 +83,7 @@ final class VisionParityAPITests: XCTestCase {
         // A description that feeds SqueezeNet 2×2 pictures: its first convolution has no output.
         let failing = try ClassificationRequest(model: model.describing { $0.imageInput?.width = 2; $0.imageInput?.height = 2 })
         let handler = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg"))
-        XCTAssertThrowsError(try handler.perform([failing, ok])) { error in
+        XCTAssertThrowsError(try handler.performAndWait([failing, ok])) { error in
             XCTAssertTrue(error is FoveaError, "\(error)")
         }
         XCTAssertNil(failing.results, "a failed perform has no results")

@@ -1,7 +1,7 @@
 import Foundation
 import FoveaImage
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTraining
 
 /// Every kind of bad training data gets a clear error naming the problem, or
@@ -71,6 +71,12 @@ final class BadDataTests: XCTestCase {
 
     func testMissingDirectory() {
         let text = message { _ = try LabeledImageDirectory(contentsOf: "/nonexistent/fovea-training") }
+        XCTAssertTrue(text.contains("no such folder; expected a folder with one subfolder of images per class"), text)
+    }
+
+    func testAFileIsNotADirectory() throws {
+        let root = try makeTree(["cat/a.png": try png])
+        let text = message { _ = try LabeledImageDirectory(contentsOf: "\(root)/cat/a.png") }
         XCTAssertTrue(text.contains("is not a directory; expected one subfolder of images per class"), text)
     }
 

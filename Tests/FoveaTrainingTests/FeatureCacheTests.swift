@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTraining
 
 /// A second run over the same images reads every feature from the cache and

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTraining
 
 /// Each augmentation is deterministic for a seed, changes the picture, and

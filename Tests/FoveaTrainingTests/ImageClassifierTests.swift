@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTools
 import FoveaTraining
 
@@ -90,7 +90,7 @@ final class ImageClassifierTests: XCTestCase {
         let a = try ClassificationRequest(model: try Model(contentsOf: onnx))
         let b = try ClassificationRequest(model: try Model(contentsOf: coreML))
         let photo = try ImageRequestHandler(contentsOf: TrainingDataSet.models + "/photos/red_panda.jpg")
-        let pa = try photo.perform(a), pb = try photo.perform(b)
+        let pa = try photo.performAndWait(a), pb = try photo.performAndWait(b)
         XCTAssertEqual(pa.map(\.identifier), pb.map(\.identifier))
         for (x, y) in zip(pa, pb) { XCTAssertEqual(x.confidence, y.confidence, accuracy: 1e-5) }
         XCTAssertEqual(pa.first?.identifier, "red_panda")

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaTraining
 
 /// `fovea train`, `fovea classify` and `fovea evaluate` end to end.

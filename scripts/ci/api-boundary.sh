@@ -4,17 +4,24 @@
 #
 # 1. a user's file with only `import Fovea` type-checks while naming the
 #    user-facing API: Model, requests, handlers, observations, Tensor,
-#    FoveaError, PixelBuffer, ImageOrientation, configuration, BackendRegistry,
-#    and the Backend protocol with the types its requirements mention;
+#    FoveaError, PixelBuffer, ImageOrientation, configuration, BackendRegistry;
+#    and a plugin backend type-checks with `import Fovea` + `import FoveaPlugins`;
 # 2. the same file fails to type-check on each internal type it names
-#    (Graph, ExecutionPlan, passes, the memory planner, ...) and on each
-#    tooling type of FoveaTools (benchmarks, parity, conformance, inspect
-#    reports, .npy files), one "cannot find type" error per name;
+#    (Graph, ExecutionPlan, passes, the memory planner, ...), on each tooling
+#    type of FoveaTools (benchmarks, parity, conformance, inspect reports, .npy
+#    files) and on each plugin type FoveaPlugins re-exports (Node, Op,
+#    RunContext, ...), one "cannot find type" error per name; and the
+#    `@_spi(Internals)` and `package` members (model.graph, model.plan(),
+#    model.predict, softmax) are not reachable;
 # 3. with `import FoveaCore`, `import FoveaImage` and `import FoveaTools`,
 #    they are found (so 2 failed for the right reason, not because the
 #    modules could not be loaded);
 # 4. the `Fovea` product's targets, followed through their dependencies in
-#    the manifest, do not include FoveaTools (the library does not build it).
+#    the manifest, do not include FoveaTools (the library does not build it);
+# 5. top-level code (a main.swift) gets the asynchronous `perform`: with
+#    `try await` it type-checks with warnings as errors (no "no 'async'
+#    operations occur within 'await'"), and without `await` it is an error
+#    (no synchronous overload of the same name to fall back to).
 #
 # Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
 set -uo pipefail
@@ -67,6 +74,18 @@ func userFacing() throws {
          orientation, image, limits, matching, memory, optimizations, precision, registry, backend)
 }
 
+EOF
+if typecheck "$work/public.swift" > "$work/public.txt" 2>&1; then
+  echo "ok: \`import Fovea\` alone names the user-facing API"
+else
+  echo "FAIL: \`import Fovea\` alone does not type-check the user-facing API:"; head -30 "$work/public.txt"
+  failed=1
+fi
+
+cat > "$work/plugin.swift" <<'EOF'
+import Fovea
+import FoveaPlugins
+
 // A plugin backend: everything Backend's requirements mention.
 struct DoublingBackend: Backend {
     let name = "doubling"
@@ -84,11 +103,12 @@ struct DoublingBackend: Backend {
         }
     }
 }
+let registry = BackendRegistry([DoublingBackend()] + BackendRegistry.standard.backends)
 EOF
-if typecheck "$work/public.swift" > "$work/public.txt" 2>&1; then
-  echo "ok: \`import Fovea\` alone names the user-facing API and the Backend plugin types"
+if typecheck "$work/plugin.swift" > "$work/plugin.txt" 2>&1; then
+  echo "ok: a plugin backend type-checks with \`import Fovea\` and \`import FoveaPlugins\`"
 else
-  echo "FAIL: \`import Fovea\` alone does not type-check the user-facing API:"; head -30 "$work/public.txt"
+  echo "FAIL: a plugin backend does not type-check with \`import Fovea\` and \`import FoveaPlugins\`:"; head -30 "$work/plugin.txt"
   failed=1
 fi
 
@@ -98,23 +118,25 @@ internal=(Graph ExecutionPlan GraphOptimizer GraphPass FoldBatchNormalization Fu
 # The tooling the CLI uses, in FoveaTools (Sources/FoveaTools): not part of `Fovea`.
 tools=(LatencyBenchmark LayerBenchmark LayerBenchmarkChart FMAPeak CPUDescription MemoryBandwidth
        ParityCheck ConformanceRunner ConformanceManifest ModelSummary PlanReport ArenaDiagram NumpyFile)
+# What plugin authors get from FoveaPlugins, not from `import Fovea`; and the CLI's own helpers (`package`).
+plugin=(Backend PreparedStep NodeContext StepBuffers TensorView Node Op RunContext ModelSidecar ModelFile)
 {
   echo "import Fovea"
-  for t in "${internal[@]}" "${tools[@]}"; do echo "let _: $t.Type? = nil"; done
+  for t in "${internal[@]}" "${tools[@]}" "${plugin[@]}"; do echo "let _: $t.Type? = nil"; done
 } > "$work/internal.swift"
 typecheck "$work/internal.swift" > "$work/internal.txt" 2>&1
 leaked=()
-for t in "${internal[@]}" "${tools[@]}"; do
+for t in "${internal[@]}" "${tools[@]}" "${plugin[@]}"; do
   grep -q "cannot find type '$t' in scope" "$work/internal.txt" || leaked+=("$t")
 done
 if [ ${#leaked[@]} -eq 0 ]; then
-  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...) nor ${#tools[@]} tooling types (${tools[*]:0:4} ...)"
+  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...) ${#tools[@]} tooling types (${tools[*]:0:4} ...) nor ${#plugin[@]} plugin or package types (${plugin[*]:0:4} ...)"
 else
   echo "FAIL: \`import Fovea\` exposes internal or tooling types: ${leaked[*]}"; head -20 "$work/internal.txt"
   failed=1
 fi
 
-{ echo "import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; echo "import FoveaTools"; tail -n +2 "$work/internal.swift"; } > "$work/explicit.swift"
+{ echo "import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; echo "import FoveaTools"; tail -n +2 "$work/internal.swift" | grep -v -e ModelSidecar -e ModelFile; } > "$work/explicit.swift"
 if typecheck "$work/explicit.swift" > "$work/explicit.txt" 2>&1; then
   echo "ok: with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\` they are found"
 else
@@ -154,6 +176,47 @@ PY
   fi
 else
   echo "FAIL: swift package dump-package failed:"; tail -5 "$work/manifest.err"
+  failed=1
+fi
+# 2b. Members kept out of `import Fovea`: @_spi(Internals) and package ones.
+cat > "$work/spi.swift" <<'EOF'
+import Fovea
+func members(_ model: Model) throws {
+    _ = model.graph
+    _ = try model.plan()
+    _ = try model.predict([:])
+    _ = softmax([1, 2])
+}
+EOF
+typecheck "$work/spi.swift" > "$work/spi.txt" 2>&1
+reached=()
+for member in graph plan predict softmax; do
+  grep -qE "'$member'" "$work/spi.txt" || reached+=("$member")
+done
+if [ ${#reached[@]} -eq 0 ]; then
+  echo "ok: model.graph, model.plan(), model.predict and softmax are not reachable with \`import Fovea\`"
+else
+  echo "FAIL: reachable with \`import Fovea\`: ${reached[*]}"; head -20 "$work/spi.txt"
+  failed=1
+fi
+
+# 5. Top-level code gets the asynchronous perform.
+mkdir -p "$work/toplevel" "$work/blocking"
+cat > "$work/toplevel/main.swift" <<'EOF'
+import Foundation
+import Fovea
+
+let model = try Model(contentsOf: URL(fileURLWithPath: "squeezenet1.1.onnx"))
+let request = try ClassificationRequest(model: model)
+let handler = try ImageRequestHandler(contentsOf: URL(fileURLWithPath: "red_panda.jpg"))
+for observation in try await handler.perform(request) { print(observation.identifier) }
+EOF
+sed 's/try await handler.perform(request)/try handler.perform(request)/' "$work/toplevel/main.swift" > "$work/blocking/main.swift"
+if typecheck -warnings-as-errors "$work/toplevel/main.swift" > "$work/toplevel.txt" 2>&1 &&
+   ! typecheck "$work/blocking/main.swift" > "$work/blocking.txt" 2>&1 && grep -q "async" "$work/blocking.txt"; then
+  echo "ok: top-level \`try await handler.perform(request)\` is the asynchronous perform (no warning; without await it is an error)"
+else
+  echo "FAIL: top-level perform:"; head -10 "$work/toplevel.txt"; head -10 "$work/blocking.txt"
   failed=1
 fi
 exit $failed

@@ -8,7 +8,8 @@
 #
 # Then, from the same symbol graphs, fails on any public declaration of the
 # library modules without a `///` comment (scripts/ci/doc-coverage.py lists them),
-# and checks what `import Fovea` exposes (scripts/ci/api-boundary.sh).
+# checks what `import Fovea` exposes (scripts/ci/api-boundary.sh), and compares
+# its public symbols with the checked-in list (scripts/ci/public-api.py).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=.build-docs
@@ -25,4 +26,6 @@ echo "ok: documentation built in $out/Fovea.doccarchive"
 status=0
 scripts/ci/doc-coverage.py "$graphs" || status=1
 scripts/ci/api-boundary.sh || status=1
+# The public API of `import Fovea` against the checked-in list (api/Fovea.public-symbols.txt).
+scripts/ci/public-api.py "$graphs" || status=1
 exit $status

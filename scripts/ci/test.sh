@@ -184,6 +184,10 @@ step "swift test" swift_test_counts swift test --skip "$release_only_tests"
 # from the debug build `swift test` just made.
 step "documentation" single_check_counts scripts/ci/docs.sh
 
+# The Fovea product's API against the checked-in baseline (api/): a breaking change
+# not in api/breakage-allowlist.txt fails. Builds nothing new after `swift test`.
+step "API breaking changes" ok_fail_counts scripts/ci/api-breaking-changes.sh
+
 # The concurrency tests again under ThreadSanitizer (a separate build, only those
 # classes). The Swift package's C kernels use no OpenMP (which TSan cannot see
 # into): their pthread pool (Kernels/src/runtime/thread-pool.c) is instrumented

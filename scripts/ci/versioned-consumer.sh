@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds Examples/VersionedConsumer, a package that depends on Fovea by a git URL
-# and `from:` a version, as users do, and runs the README's Swift example from it.
+# and `from:` a version, as users do, and runs the README's Swift example, the
+# concurrent example and the folder example from it (their own code compiled with
+# -warnings-as-errors); counts the warnings from Fovea's sources in that build (none allowed).
 #
 # The commit under test is cloned into .build-versioned/fovea and tagged there with
 # the newest version of CHANGELOG.md, so the check is of this code, not of an older
@@ -83,6 +85,15 @@ if FOVEA_URL="file://$out/fovea" swift build -v -c "$config" --package-path $exa
     echo "FAIL: the consumer's build used unsafe flags:"; echo "$flags"
     failed=1
   fi
+  # 2c. No warning from Fovea's own sources in a dependent's build (the examples'
+  # own code compiles with -warnings-as-errors). Fovea's checkout is under build/checkouts/.
+  warnings=$(grep -E '/checkouts/[^/]+/.*: warning:' "$build_log" | sort -u)
+  if [ -z "$warnings" ]; then
+    echo "ok: 0 warnings from Fovea's sources in the consumer's build"
+  else
+    echo "FAIL: $(echo "$warnings" | wc -l) warning(s) from Fovea's sources in the consumer's build:"; echo "$warnings" | head -20
+    failed=1
+  fi
   run_dir=$(mktemp -d)
   ln -s "$models/squeezenet1.1.onnx" "$run_dir/squeezenet1.1.onnx"
   ln -s "$models/photos/red_panda.jpg" "$run_dir/red_panda.jpg"
@@ -93,6 +104,23 @@ if FOVEA_URL="file://$out/fovea" swift build -v -c "$config" --package-path $exa
     echo "ok: Fovea $version as a versioned dependency builds and the README example prints: $(echo "$output" | head -1)"
   else
     echo "FAIL: the README example from the versioned build printed:"; echo "$output"
+    failed=1
+  fi
+  # 2d. The concurrent example (one task per photo) and the folder example (a folder in one call).
+  photos=("$models"/photos/*.jpg "$models"/photos/*.png)
+  concurrent=$("$bin/ClassifyConcurrently" "$models/squeezenet1.1.onnx" "${photos[@]}" 2>&1)
+  if [ "$(echo "$concurrent" | grep -c ': ')" -eq "${#photos[@]}" ] && echo "$concurrent" | grep -q "^red_panda.jpg: lesser panda"; then
+    echo "ok: the concurrent example classifies ${#photos[@]} photos from ${#photos[@]} tasks (red_panda.jpg: lesser panda)"
+  else
+    echo "FAIL: the concurrent example printed:"; echo "$concurrent"
+    failed=1
+  fi
+  folder=$("$bin/ClassifyFolder" "$models/squeezenet1.1.onnx" "$models/photos" 2>&1)
+  images=$(find "$models/photos" -type f ! -name '.*' | grep -ciE '\.(jpe?g|png|heic|heif|avif|webp|ppm|pgm)$')
+  if [ "$(echo "$folder" | grep -c ': ')" -eq "$images" ] && echo "$folder" | grep -q "red_panda.jpg: lesser panda"; then
+    echo "ok: the folder example classifies the $images images of $models/photos in one call"
+  else
+    echo "FAIL: the folder example printed:"; echo "$folder"
     failed=1
   fi
   # 3. Speed: the versioned build's SqueezeNet latency next to the root build's, alternating.

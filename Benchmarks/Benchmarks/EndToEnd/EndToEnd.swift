@@ -1,5 +1,5 @@
 import Benchmark
-import Fovea
+@_spi(Internals) import Fovea
 import Foundation
 
 // End-to-end latency of the real models in ../shared/models (beside the checkout),

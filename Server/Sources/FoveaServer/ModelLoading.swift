@@ -13,7 +13,7 @@ extension ServedModel {
             if let labels = options.labels[source.name] {
                 model = try model.describing { $0.classLabels = try ClassLabels(namedOrAt: labels) }
             } else if !model.hasClassLabels, model.modelDescription.imageInput != nil,
-                      (try? model.classCount()) == ClassLabels.imageNet1kClassCount {
+                      model.classCount == ClassLabels.imageNet1kClassCount {
                 model = try model.describing { $0.classLabels = try ClassLabels.imageNet1k }
                 logger.notice("model has no labels; using ImageNet's 1000 (give --labels \(source.name)=FILE for others)",
                               metadata: ["model": "\(source.name)"])

@@ -1,4 +1,4 @@
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaServerProtocol
 
 extension ServedModel {

@@ -1,4 +1,4 @@
-import Fovea
+@_spi(Internals) import Fovea
 import Foundation
 import FoveaServerProtocol
 

@@ -1,4 +1,4 @@
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaBatching
 import Foundation
 import Logging

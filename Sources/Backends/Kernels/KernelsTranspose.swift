@@ -10,7 +10,7 @@ enum KernelsTranspose: KernelsOperatorFamily {
     }
 
     static func prepare(_ node: NodeContext, _ backend: KernelsBackend) throws -> any PreparedStep {
-        TransposeStep(shape: try node.inputType(0).map(\.shape) ?? [], permutation: try permutation(node))
+        TransposeStep(shape: node.inputType(0).map(\.shape) ?? [], permutation: try permutation(node))
     }
 
     /// The node's permutation (the reversed axes when it has none), checked against its types.

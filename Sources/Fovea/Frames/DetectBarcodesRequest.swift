@@ -10,7 +10,7 @@ import FoveaFrames
 ///
 /// ```swift
 /// let barcodes = DetectBarcodesRequest()
-/// try handler.perform([classify, barcodes] as [any ImageRequest])
+/// try await handler.perform([classify, barcodes] as [any ImageRequest])
 /// for code in barcodes.results ?? [] { print(code.symbology, code.payloadStringValue ?? "") }
 /// ```
 public struct DetectBarcodesRequest: ImageRequest {

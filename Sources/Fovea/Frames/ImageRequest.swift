@@ -5,7 +5,7 @@
 /// `perform([...])`: the image is decoded and turned upright once for all.
 ///
 /// ```swift
-/// try handler.perform([classify, barcodes] as [any ImageRequest])
+/// try await handler.perform([classify, barcodes] as [any ImageRequest])
 /// let labels = classify.results ?? [], codes = barcodes.results ?? []
 /// ```
 public protocol ImageRequest: Sendable {}

@@ -2,17 +2,19 @@ import Foundation
 
 extension ImageRequestHandler {
     /// Performs requests of any kind on the image, in order: classification,
-    /// barcodes, registration (the handler's image is the reference). The
-    /// image was decoded and turned upright once, when the handler was made.
-    /// Every request runs and gets its `results` set (and its completion
-    /// handler called) even if one fails; then the first error is thrown.
-    public func perform(_ requests: [any ImageRequest]) throws {
+    /// barcodes, registration (the handler's image is the reference), off the
+    /// caller's actor as `perform(_:)` does. The image was decoded and
+    /// turned upright once, when the handler was made. Every request runs and
+    /// gets its `results` set (and its completion handler called) even if one
+    /// fails; then the first error is thrown.
+    @concurrent
+    public func perform(_ requests: [any ImageRequest]) async throws {
+        try Task.checkCancellation()
         try perform(requests, spectra: SpectrumCache())
     }
 
-    /// Performs requests of any kind off the caller's actor.
-    @concurrent
-    public func perform(_ requests: [any ImageRequest]) async throws {
+    /// `perform(_:)` on the calling thread, blocking it.
+    public func performAndWait(_ requests: [any ImageRequest]) throws {
         try perform(requests, spectra: SpectrumCache())
     }
 
@@ -24,7 +26,7 @@ extension ImageRequestHandler {
             do {
                 switch request {
                 case let classify as ClassificationRequest:
-                    _ = try perform(classify)
+                    _ = try performAndWait(classify)
                 case let barcodes as DetectBarcodesRequest:
                     let result = Result { try FoveaError.at(location) { try barcodes.observations(for: image) } }
                     barcodes.record(result)

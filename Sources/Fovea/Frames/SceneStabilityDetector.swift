@@ -62,7 +62,7 @@ public final class SceneStabilityDetector: @unchecked Sendable {
             return nil
         }
         let registration = TranslationalImageRegistrationRequest(targetedImage: frame)
-        try sequence.perform([registration], on: previous)
+        try sequence.performAndWait([registration], on: previous)
         guard let alignment = registration.results?.first else { return nil }
         add(alignment)
         return alignment

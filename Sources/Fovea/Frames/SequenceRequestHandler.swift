@@ -12,7 +12,7 @@ import Foundation
 ///     defer { previous = frame }
 ///     guard let previous else { continue }
 ///     let registration = TranslationalImageRegistrationRequest(targetedImage: frame)
-///     try sequence.perform([registration], on: previous)
+///     try await sequence.perform([registration], on: previous)
 ///     print(registration.results?.first?.tx ?? 0)
 /// }
 /// ```
@@ -25,13 +25,26 @@ public final class SequenceRequestHandler: Sendable {
     /// Creates a handler with no frames seen yet.
     public init() {}
 
-    /// Performs `requests` on a frame whose pixels are stored with `orientation`.
-    public func perform(_ requests: [any ImageRequest], on image: RGBImage, orientation: ImageOrientation = .up) throws {
+    /// Performs `requests` on a frame whose pixels are stored with `orientation`,
+    /// off the caller's actor.
+    @concurrent
+    public func perform(_ requests: [any ImageRequest], on image: RGBImage, orientation: ImageOrientation = .up) async throws {
+        try performAndWait(requests, on: image, orientation: orientation)
+    }
+
+    /// Performs `requests` on a frame of raw pixels (a camera buffer), off the caller's actor.
+    @concurrent
+    public func perform(_ requests: [any ImageRequest], on pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up) async throws {
+        try performAndWait(requests, on: pixelBuffer, orientation: orientation)
+    }
+
+    /// `perform(_:on:orientation:)` on the calling thread, blocking it.
+    public func performAndWait(_ requests: [any ImageRequest], on image: RGBImage, orientation: ImageOrientation = .up) throws {
         try ImageRequestHandler(image: image, orientation: orientation).perform(requests, spectra: spectra)
     }
 
-    /// Performs `requests` on a frame of raw pixels (a camera buffer).
-    public func perform(_ requests: [any ImageRequest], on pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up) throws {
+    /// `perform(_:on:orientation:)` on the calling thread, blocking it.
+    public func performAndWait(_ requests: [any ImageRequest], on pixelBuffer: PixelBuffer, orientation: ImageOrientation = .up) throws {
         try ImageRequestHandler(pixelBuffer: pixelBuffer, orientation: orientation).perform(requests, spectra: spectra)
     }
 }

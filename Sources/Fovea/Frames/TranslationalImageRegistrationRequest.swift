@@ -8,7 +8,7 @@ import FoveaFrames
 ///
 /// ```swift
 /// let request = TranslationalImageRegistrationRequest(targetedImage: frame)
-/// try SequenceRequestHandler().perform([request], on: previousFrame)
+/// try await SequenceRequestHandler().perform([request], on: previousFrame)
 /// let shift = request.results?.first   // tx, ty, confidence
 /// ```
 ///

@@ -1,5 +1,5 @@
 import Dispatch
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// Measures a model's end-to-end latency and where the time goes, node by

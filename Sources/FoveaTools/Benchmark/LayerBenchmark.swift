@@ -1,4 +1,4 @@
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// Microbenchmarks of a model's layers, one backend at a time: what

@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// The allow-list of ONNX backend node tests Fovea runs, and the written

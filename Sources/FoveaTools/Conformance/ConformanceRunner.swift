@@ -1,5 +1,5 @@
 import Foundation
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaONNX
 
 /// Runs ONNX backend node tests: `model.onnx` with `test_data_set_N/input_K.pb`

@@ -1,4 +1,4 @@
-import Fovea
+@_spi(Internals) import Fovea
 import FoveaCore
 
 /// Runs one input through several backends, each forced in turn, and compares

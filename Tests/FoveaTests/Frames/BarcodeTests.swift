@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Barcodes on the images scripts/gen/barcode-images.sh made (Tests/FoveaTests/Frames/Barcodes).
 final class BarcodeTests: XCTestCase {
@@ -24,7 +24,7 @@ final class BarcodeTests: XCTestCase {
         for (name, entry) in try expected() {
             let handler = try ImageRequestHandler(contentsOf: path(name))
             let request = DetectBarcodesRequest()
-            try handler.perform([request] as [any ImageRequest])
+            try handler.performAndWait([request] as [any ImageRequest])
             let found = try XCTUnwrap(request.results, name)
             guard let entry else {
                 XCTAssertEqual(found, [], name)
@@ -58,11 +58,11 @@ final class BarcodeTests: XCTestCase {
     /// without its EXIF orientation, the box is elsewhere.
     func testEXIFOrientationIsAppliedBeforeDetection() throws {
         let upright = DetectBarcodesRequest(), rotated = DetectBarcodesRequest(), raw = DetectBarcodesRequest()
-        try ImageRequestHandler(contentsOf: path("ean13.png")).perform([upright] as [any ImageRequest])
+        try ImageRequestHandler(contentsOf: path("ean13.png")).performAndWait([upright] as [any ImageRequest])
         let handler = try ImageRequestHandler(contentsOf: path("ean13_exif_rotated.png"))
         XCTAssertEqual(handler.orientation, .right)
-        try handler.perform([rotated] as [any ImageRequest])
-        try ImageRequestHandler(contentsOf: path("ean13_exif_rotated.png"), orientation: .up).perform([raw] as [any ImageRequest])
+        try handler.performAndWait([rotated] as [any ImageRequest])
+        try ImageRequestHandler(contentsOf: path("ean13_exif_rotated.png"), orientation: .up).performAndWait([raw] as [any ImageRequest])
         let a = try XCTUnwrap(upright.results?.first?.boundingBox), b = try XCTUnwrap(rotated.results?.first?.boundingBox)
         XCTAssertEqual(a.minX, b.minX, accuracy: 0.01)
         XCTAssertEqual(a.maxX, b.maxX, accuracy: 0.01)
@@ -75,7 +75,7 @@ final class BarcodeTests: XCTestCase {
         let classify = try ClassificationRequest(model: TestImages.tinyModel(labels: ["a", "b", "c", "d", "e", "f"]))
         let barcodes = DetectBarcodesRequest()
         let handler = try ImageRequestHandler(contentsOf: path("qr.png"))
-        try handler.perform([classify, barcodes])
+        try handler.performAndWait([classify, barcodes])
         XCTAssertEqual(classify.results?.count, 6)
         XCTAssertEqual(try classify.results, try classify.observations(for: handler.image))
         XCTAssertEqual(barcodes.results?.map(\.payloadStringValue), ["https://fovea.example/item/42"])

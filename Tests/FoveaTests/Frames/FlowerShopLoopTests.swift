@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// The README's FlowerShop loop, as written there (reading a file instead of
 /// standard input): register, gate on stability, classify and read barcodes.
@@ -22,10 +22,10 @@ final class FlowerShopLoopTests: XCTestCase {
             defer { previous = frame }
             guard let previous else { continue }
             let registration = TranslationalImageRegistrationRequest(targetedImage: frame)
-            try sequence.perform([registration], on: previous)
+            try sequence.performAndWait([registration], on: previous)
             if let shift = registration.results?.first { stability.add(shift) }
             guard stability.isStable else { continue }
-            try ImageRequestHandler(image: frame).perform([classify, barcodes])
+            try ImageRequestHandler(image: frame).performAndWait([classify, barcodes])
             classified.append((frameNumber, classify.results?.first?.identifier ?? "", barcodes.results?.map(\.payloadStringValue) ?? []))
         }
 

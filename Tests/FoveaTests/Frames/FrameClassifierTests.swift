@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Drop-while-busy streaming: one classification at a time, a queue of one.
 final class FrameClassifierTests: XCTestCase {

@@ -1,6 +1,6 @@
 import Foundation
 import FoveaCore
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Frames made from the shared photos: windows moved by known amounts, with
 /// noise and brightness changes, and YUV4MPEG2 files written from them.

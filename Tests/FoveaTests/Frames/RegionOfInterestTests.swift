@@ -1,6 +1,6 @@
 import FoveaImage
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// `regionOfInterest`: normalized, origin at the lower left, cropped before crop-and-scale.
 final class RegionOfInterestTests: XCTestCase {

@@ -1,6 +1,6 @@
 import FoveaImage
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// Translational registration on a real photo moved by known amounts.
 final class RegistrationTests: XCTestCase {
@@ -18,7 +18,7 @@ final class RegistrationTests: XCTestCase {
             let moved = try FrameTestSupport.window(of: photo, x: base.x + bx, y: base.y + by, width: 320, height: 240,
                                                     brightness: 24, noise: 4, seed: 2)
             let request = TranslationalImageRegistrationRequest(targetedImage: moved)
-            try ImageRequestHandler(image: reference).perform([request] as [any ImageRequest])
+            try ImageRequestHandler(image: reference).performAndWait([request] as [any ImageRequest])
             let alignment = try XCTUnwrap(request.results?.first)
             // Content of the moved window sits (bx, by) further right and down in
             // the reference: Vision's tx is +bx, its ty (y up) is -by.
@@ -97,7 +97,7 @@ final class RegistrationTests: XCTestCase {
         let sequence = SequenceRequestHandler()
         for (previous, frame) in zip(frames, frames.dropFirst()) {
             let inSequence = TranslationalImageRegistrationRequest(targetedImage: frame)
-            try sequence.perform([inSequence], on: previous)
+            try sequence.performAndWait([inSequence], on: previous)
             let fresh = try TranslationalImageRegistrationRequest(targetedImage: frame).observation(reference: previous)
             XCTAssertEqual(inSequence.results, [fresh])
             // Each frame's window is 7.5 px right and 3 px up of the one before.

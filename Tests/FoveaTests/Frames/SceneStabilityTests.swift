@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// FlowerShop's rule: the last 15 translations summing to less than 20 px (Manhattan).
 final class SceneStabilityTests: XCTestCase {

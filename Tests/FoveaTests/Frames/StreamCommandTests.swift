@@ -1,6 +1,6 @@
 import FoveaImage
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// `fovea stream`: a panned-then-still clip through standard input, as
 /// `ffmpeg -i clip.mp4 -f yuv4mpegpipe - | fovea stream ...` would send it.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// YUV4MPEG2 streams written by the tests, read back.
 final class Y4MReaderTests: XCTestCase {

@@ -7,6 +7,6 @@ let model = try Model(contentsOf: "squeezenet1.1.onnx").describing {
 var request = try ClassificationRequest(model: model)       // make once, reuse from any task
 request.maximumObservations = 3
 let handler = try ImageRequestHandler(contentsOf: "red_panda.jpg")  // reads the file and its EXIF orientation once
-for observation in try handler.perform(request) {
+for observation in try await handler.perform(request) {  // off the main actor; cancellable
     print(observation.identifier, observation.confidence)
 }
