@@ -22,15 +22,19 @@ public struct QuantizeLinearAttributes: Sendable, Equatable {
 public struct QuantizedConvAttributes: Sendable, Equatable {
     /// Kernel, strides, pads, groups (``ConvAttributes/activation`` and residual unused).
     public var convolution: ConvAttributes
-    /// The input's scale and zero point (per tensor).
+    /// The input's scale (per tensor).
     public var inputScale: Float
+    /// The input's zero point (per tensor), in the input type's range.
     public var inputZeroPoint: Int
-    /// One weight scale and zero point per output channel, or one for all.
+    /// One weight scale per output channel, or one for all.
     public var weightScales: [Float]
+    /// The weights' zero points, as many as ``weightScales``.
     public var weightZeroPoints: [Int]
-    /// The output's scale, zero point and type (`uint8` or `int8`).
+    /// The output's scale.
     public var outputScale: Float
+    /// The output's zero point, in ``outputType``'s range.
     public var outputZeroPoint: Int
+    /// The output's type: `uint8` or `int8`.
     public var outputType: DataType
 
     /// Creates the attributes of an integer convolution.

@@ -1,7 +1,7 @@
 import FoveaCore
 import XCTest
 import FoveaTestSupport
-@testable import Fovea
+@_spi(Internals) @testable import Fovea
 
 /// A QDQ graph as onnxruntime's quantizer writes it, built in code: the
 /// DequantizeLinear of each constant weight and bias folds into float32 weights
