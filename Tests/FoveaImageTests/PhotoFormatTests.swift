@@ -25,7 +25,7 @@ final class PhotoFormatTests: XCTestCase {
             ("panda.jpg", 3), ("panda-progressive.jpg", 3), ("panda-arithmetic.jpg", 3),
             ("panda.heic", 3), ("panda-10bit.heic", 3), ("panda.avif", 3), ("panda.webp", 3),
             ("panda-irot-imir.heic", 3), ("panda-irot-imir-exif.heic", 3), ("panda-10bit-irot.heic", 3),
-            ("panda-grid.heic", 3),
+            ("panda-grid.heic", 3), ("panda-10bit.avif", 3),
         ]
         for (name, meanTolerance) in tolerances {
             let image = try decode(name)
@@ -36,7 +36,7 @@ final class PhotoFormatTests: XCTestCase {
     }
 
     func testFormatsAreToldFromTheirBytes() throws {
-        let formats: [(String, ImageFormat)] = [("panda.heic", .heif), ("panda-10bit.heic", .heif), ("panda-grid.heic", .heif), ("panda.avif", .avif),
+        let formats: [(String, ImageFormat)] = [("panda.heic", .heif), ("panda-10bit.heic", .heif), ("panda-grid.heic", .heif), ("panda.avif", .avif), ("panda-10bit.avif", .avif),
                                                 ("panda.webp", .webp), ("panda-animated.webp", .webp), ("panda.jpg", .jpeg)]
         for (name, format) in formats {
             XCTAssertEqual(ImageDecoder.format(of: try Data(contentsOf: URL(fileURLWithPath: TestPhotos.path(name)))), format, name)
@@ -54,7 +54,7 @@ final class PhotoFormatTests: XCTestCase {
     /// reduced to 8 bits by libpng, ours rounded from 10 bits).
     func testHEIFMatchesLibheifsOwnDecoder() throws {
         for name in ["panda.heic", "panda-10bit.heic", "panda.avif", "panda-irot-imir-exif.heic", "panda-10bit-irot.heic",
-                     "panda-grid.heic"] {
+                     "panda-grid.heic", "panda-10bit.avif"] {
             let reference = try TestPhotos.path(name + ".heif-convert.png")
             let converted = try TestPhotos.run(["heif-convert", try TestPhotos.path(name), reference])
             XCTAssertEqual(converted.status, 0, converted.output)

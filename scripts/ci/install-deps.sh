@@ -10,7 +10,7 @@ packages=(
   libwebp-dev         # WebP decoding (libwebp, libwebpdemux)
   liblcms2-dev        # colour matching of embedded profiles to sRGB (Little CMS 2)
   zlib1g-dev          # a PNG's iCCP profile (zlib)
-  libheif-examples webp libjpeg-turbo-progs  # scripts/gen/test-photos.py: heif-enc, heif-convert, cwebp, img2webp, dwebp, cjpeg
+  libheif-examples webp libjpeg-turbo-progs libavif-bin  # scripts/gen/test-photos.py: heif-enc, heif-convert, cwebp, img2webp, dwebp, cjpeg, avifenc
   libfftw3-dev        # image registration: FFTW's single-precision FFT (fftw3f)
   libzbar-dev         # barcode detection (zbar)
   libopenblas-dev     # the blas backend (OpenBLAS's cblas_sgemm)

@@ -4,7 +4,7 @@
     scripts/gen/test-photos.py OUTDIR
 
 Python's standard library writes the PNGs and ICC profiles byte by byte; the
-Debian tools make the rest: cjpeg (libjpeg-turbo-progs), heif-enc
+Debian tools make the rest: cjpeg (libjpeg-turbo-progs), avifenc (libavif-bin), heif-enc
 (libheif-examples), cwebp and img2webp (webp). Nothing is downloaded. Every
 file is written into OUTDIR (the tests use .build/test-photos), with
 OUTDIR/manifest.json saying what each one is. Run by the tests themselves.
@@ -426,7 +426,7 @@ def main():
         sys.exit(__doc__)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for tool in ("cjpeg", "heif-enc", "cwebp", "img2webp"):
+    for tool in ("cjpeg", "heif-enc", "avifenc", "cwebp", "img2webp"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is missing: scripts/ci/install-deps.sh installs it")
     manifest = {}
@@ -451,8 +451,11 @@ def main():
     run("heif-enc", "-q", "90", "-p", "chroma=444", "-o", path("panda.heic"), path("panda.png"))
     run("heif-enc", "-q", "90", "-b", "10", "-p", "chroma=444", "-o", path("panda-10bit.heic"), path("panda-16bit.png"))
     run("heif-enc", "-q", "90", "-o", path("panda.avif"), path("panda.png"))
-    # No 10-bit AVIF: aom 3.6 asserts (write_color_config) when heif-enc 1.15 asks it for one.
-    manifest.update({"panda.heic": "8-bit HEIC 4:4:4", "panda-10bit.heic": "10-bit HEIC", "panda.avif": "8-bit AVIF"})
+    # 10-bit AVIF through libavif's avifenc (heif-enc 1.15 makes aom 3.6 assert in
+    # write_color_config when it asks for one); quantizer 0-10 of 63, 4:4:4.
+    run("avifenc", "-d", "10", "-y", "444", "--min", "0", "--max", "10", path("panda-16bit.png"), path("panda-10bit.avif"))
+    manifest.update({"panda.heic": "8-bit HEIC 4:4:4", "panda-10bit.heic": "10-bit HEIC", "panda.avif": "8-bit AVIF",
+                     "panda-10bit.avif": "10-bit AVIF 4:4:4 (avifenc)"})
 
     # A grid (tiled) HEIC as iPhones write them: 2x2 hidden tiles of 128x96,
     # the edge tiles padded by repeating the last column and row, cropped by
