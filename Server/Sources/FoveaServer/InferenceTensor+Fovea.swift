@@ -9,6 +9,9 @@ extension InferenceDatatype {
         case .float32: self = .fp32
         case .int64: self = .int64
         case .bool: self = .bool
+        // Quantized models' 8-bit and int32 tensors travel widened to INT64 (exact), the
+        // integer elements this server sends (InferenceTensor.Elements).
+        case .uint8, .int8, .int32: self = .int64
         }
     }
 }
@@ -20,6 +23,8 @@ extension InferenceTensor {
         case .float32: try self.init(name: name, shape: tensor.shape, elements: .fp32(tensor.floats ?? []))
         case .int64: try self.init(name: name, shape: tensor.shape, elements: .int64(tensor.int64s ?? []))
         case .bool: try self.init(name: name, shape: tensor.shape, elements: .bool(tensor.bools ?? []))
+        case .uint8, .int8, .int32:
+            try self.init(name: name, shape: tensor.shape, elements: .int64((tensor.quantizedIntegers ?? []).map(Int64.init)))
         }
     }
 

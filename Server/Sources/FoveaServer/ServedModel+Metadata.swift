@@ -18,7 +18,7 @@ extension ServedModel {
             inputs.append(TensorMetadata(name: imageInputName, datatype: .bytes, shape: [-1]))
         }
         let outputs = model.graph.outputs.map { TensorMetadata(name: $0.name, datatype: InferenceDatatype($0.dataType), shape: shape($0)) }
-        let platform = (try? ModelFile.format(ofFileAt: model.path)) == .coreML ? "fovea_coreml" : "fovea_onnx"
+        let platform = model.path.lowercased().hasSuffix(".mlmodel") ? "fovea_coreml" : "fovea_onnx"
         return ModelMetadata(name: name, versions: [version], platform: platform, inputs: inputs, outputs: outputs)
     }
 }

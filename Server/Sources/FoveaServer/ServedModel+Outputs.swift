@@ -65,6 +65,9 @@ extension ServedModel {
         case .float32: return try Tensor(shape: shape, floats: parts.flatMap { $0.floats ?? [] })
         case .int64: return try Tensor(shape: shape, int64s: parts.flatMap { $0.int64s ?? [] })
         case .bool: return try Tensor(shape: shape, storage: .bool(parts.flatMap { $0.bools ?? [] }))
+        case .uint8: return try Tensor(shape: shape, storage: .uint8(parts.flatMap { $0.uint8s ?? [] }))
+        case .int8: return try Tensor(shape: shape, storage: .int8(parts.flatMap { $0.int8s ?? [] }))
+        case .int32: return try Tensor(shape: shape, storage: .int32(parts.flatMap { $0.int32s ?? [] }))
         }
     }
 }

@@ -206,6 +206,12 @@ public final class ServedModel: Sendable {
             return try (0..<count).map { try Tensor(shape: rowShape, int64s: Array(values[$0 * size ..< ($0 + 1) * size])) }
         case .bool(let values):
             return try (0..<count).map { try Tensor(shape: rowShape, storage: .bool(Array(values[$0 * size ..< ($0 + 1) * size]))) }
+        case .uint8(let values):
+            return try (0..<count).map { try Tensor(shape: rowShape, storage: .uint8(Array(values[$0 * size ..< ($0 + 1) * size]))) }
+        case .int8(let values):
+            return try (0..<count).map { try Tensor(shape: rowShape, storage: .int8(Array(values[$0 * size ..< ($0 + 1) * size]))) }
+        case .int32(let values):
+            return try (0..<count).map { try Tensor(shape: rowShape, storage: .int32(Array(values[$0 * size ..< ($0 + 1) * size]))) }
         }
     }
 }
