@@ -14,20 +14,6 @@
 #if FOVEA_HAVE_X86_VARIANTS
 #include <immintrin.h>
 
-/* Lane mask for the first `count` (0..8) of 8 floats. */
-static inline FOVEA_TARGET_AVX2 __m256i bf16_avx2_lanes(size_t count) {
-    const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(count > 8 ? 8 : count)), index);
-}
-
-static inline FOVEA_TARGET_AVX2 __m256 bf16_avx2_finish(__m256 v, const float *old, __m256i mask, int accumulate,
-                                                        const float *bias, const fovea_epilogue *e) {
-    if (accumulate) v = _mm256_add_ps(v, _mm256_maskload_ps(old, mask));
-    if (bias != NULL) v = _mm256_add_ps(v, _mm256_set1_ps(*bias));
-    if (e != NULL) v = fovea_epilogue_avx2(v, e);
-    return v;
-}
-
 FOVEA_TARGET_AVX2 void fovea_bf16_gemm_6x16__avx2(size_t mr, size_t nr, size_t kc, const uint16_t *a,
                                                   const uint16_t *b, float *c, size_t ldc, const float *bias,
                                                   int accumulate, const fovea_epilogue *epilogue) {
@@ -61,14 +47,14 @@ FOVEA_TARGET_AVX2 void fovea_bf16_gemm_6x16__avx2(size_t mr, size_t nr, size_t k
         a_pairs += 6;
         b += 32;
     }
-    const __m256i m0 = bf16_avx2_lanes(nr), m1 = bf16_avx2_lanes(nr > 8 ? nr - 8 : 0);
+    const __m256i m0 = fovea_avx2_lanes(nr), m1 = fovea_avx2_lanes(nr > 8 ? nr - 8 : 0);
     const __m256 rows[6][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
     const int full = nr == 16; /* plain stores for full rows: masked ones cost several times more */
     for (size_t r = 0; r < mr; r++) {
         float *row = c + r * ldc;
         const float *rb = bias ? bias + r : NULL;
-        const __m256 v0 = bf16_avx2_finish(rows[r][0], row, m0, accumulate, rb, epilogue);
-        const __m256 v1 = bf16_avx2_finish(rows[r][1], row + 8, m1, accumulate, rb, epilogue);
+        const __m256 v0 = fovea_avx2_finish(rows[r][0], row, m0, accumulate, rb, epilogue);
+        const __m256 v1 = fovea_avx2_finish(rows[r][1], row + 8, m1, accumulate, rb, epilogue);
         if (full) {
             _mm256_storeu_ps(row, v0);
             _mm256_storeu_ps(row + 8, v1);
