@@ -13,7 +13,7 @@ import FoveaTestSupport
 ///
 /// Release builds only: the reference backend and the C kernels compiled at
 /// -O0 take minutes on ResNet-50's 4 GMACs. `scripts/ci/test.sh` writes the
-/// models and runs this class in its release step; elsewhere it is skipped
+/// models and runs this class in its (release) swift test step; elsewhere it is skipped
 /// when the models are absent, with the command that writes them.
 final class ArchModelTests: XCTestCase {
     /// `FOVEA_ARCH_MODELS`, or `.build-arch-models` in the package (the script's default).

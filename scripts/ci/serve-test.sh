@@ -15,7 +15,8 @@
 #      debug build's kernels are unoptimized), batching on and off;
 #   5. Tests/Clients/page_test.py: the page in headless Chromium (skipped with --no-browser),
 #      screenshot in .build-serve-test/page.png.
-# Python packages go into .build-serve-venv (tritonclient, selenium; kserve with --kserve).
+# Python packages go into .build-serve-venv (tritonclient, selenium; kserve with --kserve);
+# --prepare installs them and Chromium, and stops there.
 # Ends with one line: `N passed, M failed`.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,12 +25,14 @@ kserve=0
 browser=1
 config=release
 load_requests=2000
+prepare=0
 for argument in "$@"; do
   case "$argument" in
     --kserve) kserve=1 ;;
     --no-browser) browser=0 ;;
     --debug) config=debug load_requests=96 ;;
-    *) echo "usage: scripts/ci/serve-test.sh [--debug] [--kserve] [--no-browser]" >&2; exit 2 ;;
+    --prepare) prepare=1 ;;
+    *) echo "usage: scripts/ci/serve-test.sh [--debug] [--kserve] [--no-browser] [--prepare]" >&2; exit 2 ;;
   esac
 done
 out=.build-serve-test
@@ -61,6 +64,10 @@ venv=.build-serve-venv
 if [ "$kserve" -eq 1 ]; then
   "$venv/bin/pip" install -q --disable-pip-version-check "kserve==0.21.0" || failed=$((failed + 1))
 fi
+
+# --prepare: only Chromium and the virtual environment (scripts/ci/test.sh fetches
+# them in the background while the Swift suite builds).
+[ "$prepare" = 1 ] && { [ "$failed" -eq 0 ]; exit; }
 
 echo "== swift test -c $config (Server/)"
 # Testable imports off in release and on in debug: each as `swift build` makes it,

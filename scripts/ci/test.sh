@@ -100,44 +100,45 @@ step() {
 
 # --- What the steps run. -----------------------------------------------------
 
-# Whole-network parity tests that run the reference backend over every photo:
-# about 4.5 minutes of a debug run, seconds in release. They run in the release
-# step instead (same assertions; a release build keeps Swift's overflow and
-# bounds checks, only `assert` is off).
-release_only_tests="ParityAndBenchTests.testSqueezeNetsMatchTheReferenceOnEveryPhotoCropOnEveryBackend"
-release_only_tests+="|ParityAndBenchTests.testParityCommandOnTheCoffeeCrop"
-release_only_tests+="|ArenaModelTests.testRealModelsRunBitIdenticalWithoutReuse"
-release_only_tests+="|KernelsModelTests.testSqueezeNet11BatchOfEightParity"
-release_only_tests+="|KernelsModelTests.testParityOnSqueezeNet10AndCoreMLModels"
-release_only_tests+="|CoreMLSqueezeNetTests.testFP32MatchesExpectedAndONNXOnAllPhotosOnEveryBackend"
-release_only_tests+="|CoreMLSqueezeNetTests.testInt8LookupTableMatchesExpectedOnAllPhotos"
-release_only_tests+="|CoreMLSqueezeNetTests.testFP16MatchesExpectedOnAllPhotos"
-release_only_tests+="|BLASModelTests.testParityOnSqueezeNetsAndCoreMLModels"
-release_only_tests+="|GraphOptimizerModelTests.testSqueezeNetFusesEveryReluIntoItsConv"
-# bf16 SqueezeNet runs of a debug build (C kernels at -O0): 80 s each here, seconds in release.
-release_only_tests+="|BF16PlanTests.testSixteenConcurrentRunsOfOneBF16PlanEqualSequentialOnes"
-release_only_tests+="|BF16PlanTests.testTheCommandsReportThePrecision"
-
-# Allocation counts mean something only in an optimized build: the steady-state
-# test runs again in release (it skips itself in debug builds). So do the
-# published architectures (MobileNetV2, ResNet-50: every backend against the
-# reference and onnxruntime) and the release-only tests above, too slow for a
-# debug build; the architectures' models are
-# written first (scripts/ci/arch-models.sh: numpy, onnx and onnxruntime from PyPI).
-# Without the models ArchModelTests skip themselves: here that is a failure.
-release_tests() {
-  scripts/ci/arch-models.sh 2>&1 | tail -3
-  local models=$?
-  [ -f .build-arch-models/resnet50/ort_output.npy ] || { echo "error: scripts/ci/arch-models.sh wrote no models"; models=1; }
-  swift test -c release --filter "ArenaModelTests.testSteadyStateRunAllocatesOnlyItsOutputs|ArchModelTests|$release_only_tests"
+# The whole Swift suite runs once, in release: a debug run took 7 of CI's minutes
+# on a 2-core Zen 3 (every resampler, decoder and reference loop at -Onone) and
+# its build 3.5 more, where the release run takes about one. Nothing is lost:
+# a release build keeps Swift's overflow, bounds and exclusivity checks, and
+# Fovea's sources use no `assert` (Swift or C) that -O would remove; the debug
+# configuration is still compiled and run, by the thread sanitizer step.
+# MobileNetV2 and ResNet-50 (ArchModelTests: every backend against the reference
+# and onnxruntime) are written in the background while the suite builds and runs
+# (scripts/ci/arch-models.sh: numpy, onnx and onnxruntime from PyPI, see
+# prepare_downloads below), then ArchModelTests run on their own; without the
+# models they skip themselves: here that is a failure. Allocation counts
+# (ArenaModelTests' steady state) mean something only in an optimized build, as here.
+swift_tests() {
+  swift test -c release --skip ArchModelTests
   local tests=$?
-  [ "$models" -eq 0 ] && [ "$tests" -eq 0 ]
+  echo "== ArchModelTests (once scripts/ci/arch-models.sh has written the models)"
+  wait_for_downloads
+  local models=0
+  [ -f .build-arch-models/resnet50/ort_output.npy ] || { echo "error: scripts/ci/arch-models.sh wrote no models"; models=1; }
+  swift test -c release --filter ArchModelTests
+  local architectures=$?
+  [ "$tests" -eq 0 ] && [ "$models" -eq 0 ] && [ "$architectures" -eq 0 ]
+}
+# Its two runs' counts, added.
+swift_tests_counts() {
+  local first second t1 f1 t2 f2
+  first=$(mktemp) second=$(mktemp)
+  sed '/^== ArchModelTests/,$d' "$1" > "$first"
+  sed -n '/^== ArchModelTests/,$p' "$1" > "$second"
+  read -r t1 f1 <<< "$(swift_test_counts "$first")"
+  read -r t2 f2 <<< "$(swift_test_counts "$second")"
+  rm -f "$first" "$second"
+  echo "$(( ${t1:-0} + ${t2:-0} )) $(( ${f1:-0} + ${f2:-0} ))"
 }
 
 # The documentation: every relative link and every repository path written as code in
 # README.md, docs/ and Benchmarks/ resolves,
 # and every `fovea` command in a ```sh block parses against the CLI's --help, with
-# the release `fovea` the release step built (built here if it is missing).
+# the release `fovea` the swift test step built (built here if it is missing).
 docs_check() {
   [ -x .build/release/fovea ] || swift build -c release --product fovea > /dev/null 2>&1 || return 1
   scripts/ci/check-docs.sh --fovea .build/release/fovea --paths
@@ -153,7 +154,7 @@ training_checks() {
 }
 
 # Small ONNX graphs of every operator form and exporter pattern (issue 19's list),
-# on every backend against onnxruntime, with the release `fovea` the release step built.
+# on every backend against onnxruntime, with the release `fovea` the swift test step built.
 operator_check() {
   [ -x .build/release/fovea ] || swift build -c release --product fovea > /dev/null 2>&1 || return 1
   .build-python/bin/python scripts/ci/onnx-op-check.py --fovea .build/release/fovea
@@ -176,16 +177,40 @@ kernel_ctest_sanitized() {
   kernel_ctest build-cmake-asan -DFOVEA_KERNELS_SANITIZE=ON
 }
 
+# What the later steps download is fetched in the background while the Swift
+# suite builds (minutes of network time, not CPU time): the architecture models'
+# Python environment and the models, Ray for "large collections", Chromium,
+# tritonclient and Selenium for "fovea-serve". Those steps wait for it first;
+# each still installs whatever is missing itself.
+prepare_downloads() {
+  local status=0
+  scripts/ci/arch-models.sh 2>&1 | tail -3
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  scripts/ci/collections-test.sh --prepare || status=1
+  if [ "${FOVEA_TEST_SERVER:-1}" != 0 ]; then scripts/ci/serve-test.sh --prepare || status=1; fi
+  return $status
+}
+# (Steps run in a subshell of a pipeline, where `wait` cannot see the background
+# job: it says it is done with a file holding its exit status.)
+wait_for_downloads() {
+  while [ ! -f "$log/downloads.status" ]; do sleep 2; done
+  [ "$(cat "$log/downloads.status")" = 0 ] ||
+    { echo "note: fetching in the background failed; the steps install what is missing:"; tail -5 "$log/downloads.txt"; }
+}
+
 # --- The steps. --------------------------------------------------------------
 
-step "swift test" swift_test_counts swift test --skip "$release_only_tests"
+{ prepare_downloads > "$log/downloads.txt" 2>&1; echo $? > "$log/downloads.part"; mv "$log/downloads.part" "$log/downloads.status"; } &
+
+step "swift test" swift_tests_counts swift_tests
 
 # The library's documentation (DocC catalog + symbols) with warnings as errors,
-# from the debug build `swift test` just made.
+# from a debug build of the library (its symbol graph); the API checks below
+# use that build too.
 step "documentation" single_check_counts scripts/ci/docs.sh
 
 # The Fovea product's API against the checked-in baseline (api/): a breaking change
-# not in api/breakage-allowlist.txt fails. Builds nothing new after `swift test`.
+# not in api/breakage-allowlist.txt fails. Builds nothing new after the documentation step.
 step "API breaking changes" ok_fail_counts scripts/ci/api-breaking-changes.sh
 
 # The concurrency tests again under ThreadSanitizer (a separate build, only those
@@ -194,8 +219,6 @@ step "API breaking changes" ok_fail_counts scripts/ci/api-breaking-changes.sh
 # like the rest, so TSan also checks its hand-overs under concurrent Swift runs.
 step "thread sanitizer" tsan_counts swift test --scratch-path .build-tsan --sanitize=thread \
   --filter "ClassificationConcurrencyTests|FrameClassifierTests|WorkerPoolTests|BackendPlanningTests|MemoryPlannerTests.testSixteenConcurrentRunsMatchSequentialOnes|DynamicBatcherTests"
-
-step "release" xctest_counts release_tests
 
 step "docs links and commands" ok_fail_counts docs_check
 
@@ -206,8 +229,9 @@ step "ONNX operators vs onnxruntime" summary_line_counts operator_check
 # `fovea classify` as a worker for large collections: path lists, JSON Lines,
 # --resume after kill -9 in a loop, --shard, Ray Data with two workers (one
 # killed midway) and the Kubernetes Indexed Job's schema and commands, on a
-# small photo set, with the release `fovea` the release step built (about two
+# small photo set, with the release `fovea` the swift test step built (about two
 # minutes; Spark and the full 2,000 photos: scripts/manual/collections-engines.sh).
+wait_for_downloads
 step "large collections" summary_line_counts scripts/ci/collections-test.sh
 
 step "C kernels" ctest_counts kernel_ctest build-cmake
