@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import FoveaCore
+import FoveaKernelsBackend
 import FoveaTestSupport
 @_spi(Internals) @testable import Fovea
 @testable import FoveaTools
@@ -82,6 +83,46 @@ final class ArchModelTests: XCTestCase {
 
     func testMobileNetV2WithBatchNormalizationKept() throws {
         try check("mobilenetv2_bn", optimizations: OptimizationOptions(foldBatchNormalization: false))
+    }
+
+    /// Issue 31 on the published architectures: the kernels backend's bf16 plan,
+    /// every step within its own tolerance on the inputs it was given (a bf16
+    /// step really rounding: above float32's error), and the whole model's
+    /// output within the bf16 bound of the same backend in float32. The error
+    /// from the input on is not bounded: 17 blocks of bf16 roundings compound
+    /// to about 12% on MobileNetV2's seeded weights (ParityCheck says why).
+    private func checkBF16(_ name: String, bf16Steps: Int, file: StaticString = #filePath, line: UInt = #line) throws {
+        let (path, input, _) = try files(name)
+        let model = try Model(contentsOf: path, configuration: ModelConfiguration(threads: 2))
+        let feeds = [model.graph.inputs[0].name: input]
+        let kernels = try BackendRegistry.standard.backends(named: ["kernels"])
+        let check = ParityCheck(model: model, threads: 2, precision: .bf16)
+        let report = try XCTUnwrap(check.run(inputs: feeds, backends: kernels).first, file: file, line: line)
+        XCTAssertTrue(report.passed, "\(name): " + report.nodes.filter { !$0.passed }.map(\.node).joined(separator: ", "),
+                      file: file, line: line)
+        let reduced = report.nodes.filter { $0.precision == .bf16 }
+        XCTAssertGreaterThanOrEqual(reduced.count, bf16Steps, name, file: file, line: line)
+        for node in report.nodes {
+            let step = try XCTUnwrap(node.stepRelativeError, "\(name) \(node.node)", file: file, line: line)
+            XCTAssertLessThanOrEqual(step, node.stepTolerance, "\(name) \(node.node)", file: file, line: line)
+        }
+        XCTAssertGreaterThan(reduced.compactMap(\.stepRelativeError).max() ?? 0, 1e-4, "\(name): no step rounded to bf16",
+                             file: file, line: line)
+        let cost = try XCTUnwrap(check.comparePrecision(samples: [feeds], backends: kernels).first, file: file, line: line)
+        XCTAssertEqual(cost.reducedSteps, reduced.count, name, file: file, line: line)
+        XCTAssertLessThanOrEqual(cost.maxRelativeLogitError, KernelsBackend.bf16Tolerance, name, file: file, line: line)
+    }
+
+    func testResNet50AtBF16() throws {
+        try checkBF16("resnet50", bf16Steps: 30)
+    }
+
+    func testMobileNetV2AtBF16() throws {
+        try checkBF16("mobilenetv2", bf16Steps: 30)
+    }
+
+    func testMobileNetV2WithBatchNormalizationAtBF16() throws {
+        try checkBF16("mobilenetv2_bn", bf16Steps: 30)
     }
 
     /// The residual Adds are fused into the Convs before them (16 in ResNet-50, 10 in MobileNetV2).

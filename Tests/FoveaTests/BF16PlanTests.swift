@@ -78,7 +78,17 @@ final class BF16PlanTests: XCTestCase {
             XCTAssertGreaterThan(report.maxRelativeError, 1e-3, "seed \(seed)")
             // Every GEMM convolution runs in bf16 (Winograd's 3×3 steps may stay f32: KernelsConvolution).
             XCTAssertGreaterThanOrEqual(report.nodes.filter { $0.opType == "Conv" && $0.precision == .bf16 }.count, 18)
+            // Each step is checked alone too, on the inputs the plan gave it: f32 steps as tightly as in an f32 plan.
+            for node in report.nodes {
+                let step = try XCTUnwrap(node.stepRelativeError, node.node)
+                XCTAssertLessThanOrEqual(step, node.stepTolerance, node.node)
+                if node.precision == .bf16 { XCTAssertEqual(node.stepTolerance, bf16Tolerance, node.node) }
+            }
         }
+        // A float32 plan checks the error from the input on only.
+        let f32 = try XCTUnwrap(ParityCheck(model: model, threads: 2).run(inputs: randomFeeds(model, seed: 1), backends: kernels).first)
+        XCTAssertTrue(f32.passed)
+        XCTAssertTrue(f32.nodes.allSatisfy { $0.stepRelativeError == nil })
     }
 
     /// The four shared photos (exact 224×224 crops and the full pictures): top-1 as in f32.
