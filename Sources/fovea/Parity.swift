@@ -92,7 +92,12 @@ struct Parity: ParsableCommand {
                 if let cost = costs.first(where: { $0.backend == report.backend }) { print("  " + Self.describe(cost)) }
             }
         }
-        print(ok ? "parity ok" : "parity FAILED")
+        // With --json, standard output is the JSON document alone; the verdict goes to standard error.
+        if json {
+            FileHandle.standardError.write(Data((ok ? "parity ok\n" : "parity FAILED\n").utf8))
+        } else {
+            print(ok ? "parity ok" : "parity FAILED")
+        }
         if !ok { throw ExitCode.failure }
     }
 

@@ -38,6 +38,19 @@ final class ParityAndBenchTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("conv0"), result.stdout)
     }
 
+    /// With --json, standard output is one JSON document (the verdict on standard error), at f32 and bf16.
+    func testParityJSONIsOneDocument() throws {
+        for precision in ["f32", "bf16"] {
+            let result = try TestData.runFovea(["parity", "--model", TestData.model("coreml/TinyResNet.onnx"), "--backends", "kernels",
+                                                "--threads", "1", "--precision", precision, "--json"])
+            XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+            let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+            let backends = precision == "f32" ? json as? [Any] : (json as? [String: Any])?["backends"] as? [Any]
+            XCTAssertEqual(backends?.count, 1, precision)
+            XCTAssertTrue(result.stderr.contains("parity ok"), result.stderr)
+        }
+    }
+
     func testBenchReportsLatenciesAndAProfileAsJSON() throws {
         let result = try TestData.runFovea(["bench", "--model", TestData.model("coreml/TinyResNet.onnx"),
                                             "--backend", "simd", "--threads", "1", "--runs", "3", "--warmup", "1", "--json"])
