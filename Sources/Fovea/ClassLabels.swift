@@ -7,9 +7,9 @@ import FoveaCore
 /// or in code, with ``Model/describing(_:)``:
 ///
 /// ```swift
-/// let model = try Model(contentsOf: "squeezenet1.1.onnx").describing {
+/// let model = try Model(contentsOfFile: "squeezenet1.1.onnx").describing {
 ///     $0.classLabels = try .imageNet1k                              // built in
-///     // or: try ClassLabels(contentsOf: "labels.txt"), ClassLabels(["cat", "dog"])
+///     // or: try ClassLabels(contentsOfFile: "labels.txt"), ClassLabels(["cat", "dog"])
 /// }
 /// ```
 public struct ClassLabels: Sendable, Equatable {
@@ -26,12 +26,12 @@ public struct ClassLabels: Sendable, Equatable {
     ///
     /// - Throws: `.io` if the file cannot be read, `.invalidArgument` if it is
     ///   not UTF-8 text or is empty; the message names the file.
-    public init(contentsOf path: String) throws {
+    public init(contentsOfFile path: String) throws {
         let data = try FileContents.read(path, expected: "a labels file (one label per line)")
         try self.init(text: data, source: path)
     }
 
-    /// Reads a labels file at a file URL; see the `String` form, `init(contentsOf:)`.
+    /// Reads a labels file at a file URL; see the path form, ``init(contentsOfFile:)``.
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
     ///   the `String` form.
@@ -39,7 +39,14 @@ public struct ClassLabels: Sendable, Equatable {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
         }
-        try self.init(contentsOf: url.path)
+        try self.init(contentsOfFile: url.path)
+    }
+
+    /// Renamed ``init(contentsOfFile:)`` (Foundation's spelling for a path); unavailable so
+    /// that the compiler names the new spelling. Removed at 1.0.
+    @available(*, unavailable, renamed: "init(contentsOfFile:)")
+    public init(contentsOf path: String) throws {
+        try self.init(contentsOfFile: path)
     }
 
     /// Labels named by ``imageNet1kName`` (`imagenet`): ``imageNet1k``; any
@@ -47,16 +54,16 @@ public struct ClassLabels: Sendable, Equatable {
     /// is relative. Used by `fovea classify --labels` and the sidecar's `"labels"`;
     /// name a file that is called `imagenet` as `./imagenet`.
     ///
-    /// - Throws: as ``imageNet1k`` or `init(contentsOf:)`.
+    /// - Throws: as ``imageNet1k`` or ``init(contentsOfFile:)``.
     public init(namedOrAt nameOrPath: String, relativeTo directory: String? = nil) throws {
         if nameOrPath == ClassLabels.imageNet1kName {
             self = try ClassLabels.imageNet1k
             return
         }
         if let directory, !nameOrPath.hasPrefix("/") {
-            try self.init(contentsOf: (directory as NSString).appendingPathComponent(nameOrPath))
+            try self.init(contentsOfFile: (directory as NSString).appendingPathComponent(nameOrPath))
         } else {
-            try self.init(contentsOf: nameOrPath)
+            try self.init(contentsOfFile: nameOrPath)
         }
     }
 
@@ -115,7 +122,7 @@ extension ClassLabels {
             return .failure(FoveaError(.io, "the built-in ImageNet labels (\(imageNet1kResource)) are missing: \(PackageResources.fovea.missingBundleAdvice)"))
         }
         do {
-            let labels = try ClassLabels(contentsOf: url.path)
+            let labels = try ClassLabels(contentsOfFile: url.path)
             guard labels.count == imageNet1kClassCount else {
                 return .failure(FoveaError(.invalidArgument, "the built-in ImageNet labels hold \(labels.count) names, not \(imageNet1kClassCount)", location: .init(file: url.path)))
             }

@@ -8,6 +8,8 @@ final class ClassificationPipeline: @unchecked Sendable {
     // @unchecked: `split`, `taken` and `ended` are used only by the one consumer
     // (the caller of classifyAndWait, or the one iterator of a ClassifiedImages).
     let request: ClassificationRequest
+    /// The request's settings when the pipeline started; every image uses them.
+    let settings: ClassificationRequest.Snapshot
     private let batchSize: Int
     private let prefetcher: Prefetcher<PreparedFile?>
     private var split: PipelineThreadSplit
@@ -17,13 +19,15 @@ final class ClassificationPipeline: @unchecked Sendable {
     init<Paths: Sequence & Sendable>(request: ClassificationRequest, paths: Paths, orientation: ImageOrientation?,
                                      limits: ImageDecodingLimits, colorMatching: ColorMatching, batchSize: Int) where Paths.Element == String {
         let batchSize = max(1, batchSize)
+        let settings = request.snapshot
         self.request = request
+        self.settings = settings
         self.batchSize = batchSize
         let source = PathSource(paths)
         // Two batches in flight: one being run, the next being prepared. The
         // item after the last path is `nil`: the prefetcher does not know the count.
         prefetcher = Prefetcher<PreparedFile?>(count: .max, depth: 2 * batchSize) { _ in
-            source.next().map { PreparedFile(path: $0, request: request, orientation: orientation, limits: limits, colorMatching: colorMatching) }
+            source.next().map { PreparedFile(path: $0, request: settings, orientation: orientation, limits: limits, colorMatching: colorMatching) }
         }
         split = PipelineThreadSplit(threads: request.model.configuration.effectiveThreads)
     }
@@ -62,13 +66,13 @@ final class ClassificationPipeline: @unchecked Sendable {
     private func run(_ files: [PreparedFile], threads: Int) -> [Result<[ClassificationObservation], any Error>] {
         let tensors = files.compactMap { try? $0.tensor.get() }
         if tensors.count > 1, let batch = Tensor.stacked(tensors),
-           let batched = try? request.observations(forBatchTensor: batch, threads: threads) {
+           let batched = try? settings.observations(forBatchTensor: batch, threads: threads) {
             var next = batched.makeIterator()
             return files.map { file in file.tensor.map { _ in next.next() ?? [] } }
         }
         return files.map { file in
             file.tensor.flatMap { tensor in
-                Result { try FoveaError.at(.init(file: file.path)) { try request.observations(forInputTensor: tensor, threads: threads) } }
+                Result { try FoveaError.at(.init(file: file.path)) { try settings.observations(forInputTensor: tensor, threads: threads) } }
             }
         }
     }
@@ -96,11 +100,11 @@ private struct PreparedFile: Sendable {
     let orientation: ImageOrientation?
     let tensor: Result<Tensor, any Error>
 
-    init(path: String, request: ClassificationRequest, orientation: ImageOrientation?, limits: ImageDecodingLimits,
+    init(path: String, request: ClassificationRequest.Snapshot, orientation: ImageOrientation?, limits: ImageDecodingLimits,
          colorMatching: ColorMatching) {
         self.path = path
         do {
-            let handler = try ImageRequestHandler(contentsOf: path, orientation: orientation, limits: limits, colorMatching: colorMatching)
+            let handler = try ImageRequestHandler(contentsOfFile: path, orientation: orientation, limits: limits, colorMatching: colorMatching)
             self.orientation = handler.orientation
             // One thread: the model's threads are busy with the previous image.
             tensor = Result { try handler.inputTensor(for: request, threads: 1) }

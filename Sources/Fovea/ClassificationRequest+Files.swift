@@ -108,7 +108,7 @@ extension ClassificationRequest {
         defer { pipeline.cancel() }
         while let batch = pipeline.nextBatch() {
             for image in batch {
-                completionHandler?(self, image.result)
+                pipeline.settings.completionHandler?(self, image.result)
                 try body(image)
             }
         }

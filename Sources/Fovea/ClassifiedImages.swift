@@ -52,7 +52,7 @@ public struct ClassifiedImages: AsyncSequence, Sendable {
                 }
             }
             guard let image = pending.popLast() else { return nil }
-            pipeline.request.completionHandler?(pipeline.request, image.result)
+            pipeline.settings.completionHandler?(pipeline.request, image.result)
             return image
         }
 

@@ -55,14 +55,14 @@ public final class ImageRequestHandler: Sendable {
     ///   unsupported file or a damaged header (a JPEG's damaged pixel data is
     ///   found when it is decoded, by `perform(_:)` or ``image``); the message
     ///   names the file.
-    public convenience init(contentsOf path: String, orientation: ImageOrientation? = nil,
+    public convenience init(contentsOfFile path: String, orientation: ImageOrientation? = nil,
                             limits: ImageDecodingLimits = .default, colorMatching: ColorMatching = .auto) throws {
         let data = try ImageDecoder.data(contentsOf: path)
         try self.init(data: data, orientation: orientation, source: path, limits: limits, colorMatching: colorMatching)
     }
 
     /// Reads the image file at a file URL (Vision's `init(url:orientation:)`);
-    /// see the `String` form, `init(contentsOf:orientation:limits:colorMatching:)`.
+    /// see the path form, ``init(contentsOfFile:orientation:limits:colorMatching:)``.
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL, else as
     ///   the `String` form.
@@ -71,7 +71,15 @@ public final class ImageRequestHandler: Sendable {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
         }
-        try self.init(contentsOf: url.path, orientation: orientation, limits: limits, colorMatching: colorMatching)
+        try self.init(contentsOfFile: url.path, orientation: orientation, limits: limits, colorMatching: colorMatching)
+    }
+
+    /// Renamed ``init(contentsOfFile:orientation:limits:colorMatching:)`` (Foundation's
+    /// spelling for a path); unavailable so that the compiler names the new spelling. Removed at 1.0.
+    @available(*, unavailable, renamed: "init(contentsOfFile:orientation:limits:colorMatching:)")
+    public convenience init(contentsOf path: String, orientation: ImageOrientation? = nil,
+                            limits: ImageDecodingLimits = .default, colorMatching: ColorMatching = .auto) throws {
+        try self.init(contentsOfFile: path, orientation: orientation, limits: limits, colorMatching: colorMatching)
     }
 
     /// Reads an encoded image in memory; `source` names it in error messages.
@@ -108,6 +116,11 @@ public final class ImageRequestHandler: Sendable {
     ///
     /// - Throws: `.invalidImage`, naming the file, for corrupt pixel data.
     public func picture(for request: ClassificationRequest) throws -> (picture: RGBImage, geometry: CropAndScaleGeometry) {
+        try picture(for: request.snapshot)
+    }
+
+    /// ``picture(for:)`` for one perform's settings.
+    private func picture(for request: ClassificationRequest.Snapshot) throws -> (picture: RGBImage, geometry: CropAndScaleGeometry) {
         try FoveaError.at(.init(file: source)) {
             // A region of interest is cut from the full picture: no reduced decode.
             guard let encoded, encoded.canDecodeReduced, pictures.cached(reducedBy: 1) == nil,
@@ -128,6 +141,7 @@ public final class ImageRequestHandler: Sendable {
 
     /// The picture `request`'s model sees: ``picture(for:)`` cropped and scaled, before normalization.
     public func preparedImage(for request: ClassificationRequest) throws -> RGBImage {
+        let request = request.snapshot
         let (picture, geometry) = try picture(for: request)
         return try FoveaError.at(.init(file: source)) { try picture.rendered(geometry, threads: request.preparationThreads) }
     }
@@ -135,11 +149,12 @@ public final class ImageRequestHandler: Sendable {
     /// The model's input tensor for `request`: ``picture(for:)`` cropped,
     /// scaled and normalized in one pass.
     public func inputTensor(for request: ClassificationRequest) throws -> Tensor {
-        try inputTensor(for: request, threads: request.preparationThreads)
+        let request = request.snapshot
+        return try inputTensor(for: request, threads: request.preparationThreads)
     }
 
-    /// ``inputTensor(for:)`` with rows split across `threads`.
-    func inputTensor(for request: ClassificationRequest, threads: Int) throws -> Tensor {
+    /// ``inputTensor(for:)`` for one perform's settings, with rows split across `threads`.
+    func inputTensor(for request: ClassificationRequest.Snapshot, threads: Int) throws -> Tensor {
         let (picture, geometry) = try picture(for: request)
         return try FoveaError.at(.init(file: source)) { try request.inputTensor(for: picture, geometry: geometry, threads: threads) }
     }
@@ -183,11 +198,14 @@ public final class ImageRequestHandler: Sendable {
     }
 
     private func performNow(_ request: ClassificationRequest) throws -> [ClassificationObservation] {
+        let settings = request.snapshot
         let result = Result {
-            try FoveaError.at(.init(file: source)) { try request.observations(forInputTensor: try inputTensor(for: request)) }
+            try FoveaError.at(.init(file: source)) {
+                try settings.observations(forInputTensor: try inputTensor(for: settings, threads: settings.preparationThreads), threads: nil)
+            }
         }
         request.record(result)
-        request.completionHandler?(request, result)
+        settings.completionHandler?(request, result)
         return try result.get()
     }
 
@@ -251,24 +269,27 @@ public final class ImageRequestHandler: Sendable {
 
     /// ``perform(_:on:)`` on the calling thread, blocking it.
     public static func performAndWait(_ request: ClassificationRequest, on handlers: [ImageRequestHandler]) throws -> [[ClassificationObservation]] {
+        let settings = request.snapshot
         let batched = Result { () throws -> [[ClassificationObservation]]? in
             guard handlers.count > 1 else { return nil }
-            guard let batch = Tensor.stacked(try handlers.map { try $0.inputTensor(for: request) }) else {
+            guard let batch = Tensor.stacked(try handlers.map { try $0.inputTensor(for: settings, threads: settings.preparationThreads) }) else {
                 throw FoveaError(.shapeMismatch, "only tensors of one shape [1, …] can be batched")
             }
-            return try request.observations(forBatchTensor: batch)
+            return try settings.observations(forBatchTensor: batch)
         }
         guard case .success(let observations?) = batched else {
             let results = handlers.map { handler in
                 let result = Result {
-                    try FoveaError.at(.init(file: handler.source)) { try request.observations(forInputTensor: try handler.inputTensor(for: request)) }
+                    try FoveaError.at(.init(file: handler.source)) {
+                        try settings.observations(forInputTensor: try handler.inputTensor(for: settings, threads: settings.preparationThreads), threads: nil)
+                    }
                 }
-                request.completionHandler?(request, result)
+                settings.completionHandler?(request, result)
                 return result
             }
             return try results.map { try $0.get() }
         }
-        for observation in observations { request.completionHandler?(request, .success(observation)) }
+        for observation in observations { settings.completionHandler?(request, .success(observation)) }
         return observations
     }
 }

@@ -30,7 +30,7 @@ public final class Model: Sendable {
     /// - Throws: `FoveaError` if the file is missing, corrupt or uses an
     ///   operator Fovea does not run, the sidecar is invalid, or the
     ///   configuration names an unknown backend.
-    public convenience init(contentsOf path: String, configuration: ModelConfiguration = ModelConfiguration(),
+    public convenience init(contentsOfFile path: String, configuration: ModelConfiguration = ModelConfiguration(),
                             description: ModelDescription? = nil) throws {
         if try ModelFile.format(ofFileAt: path) == .coreML {
             // A Core ML model describes its own image input, labels and outputs.
@@ -44,7 +44,7 @@ public final class Model: Sendable {
         try self.init(graph: graph, path: path, configuration: configuration, description: resolved)
     }
 
-    /// Loads the model at a file URL; see the `String` form, `init(contentsOf:configuration:description:)`.
+    /// Loads the model at a file URL; see the path form, ``init(contentsOfFile:configuration:description:)``.
     ///
     /// - Throws: `.invalidArgument` for a URL that is not a file URL (Fovea
     ///   reads no network resources), else as the `String` form.
@@ -53,7 +53,15 @@ public final class Model: Sendable {
         guard url.isFileURL else {
             throw FoveaError(.invalidArgument, "only file URLs can be read, not '\(url.absoluteString)'")
         }
-        try self.init(contentsOf: url.path, configuration: configuration, description: description)
+        try self.init(contentsOfFile: url.path, configuration: configuration, description: description)
+    }
+
+    /// Renamed ``init(contentsOfFile:configuration:description:)`` (Foundation's spelling
+    /// for a path); unavailable so that the compiler names the new spelling. Removed at 1.0.
+    @available(*, unavailable, renamed: "init(contentsOfFile:configuration:description:)")
+    public convenience init(contentsOf path: String, configuration: ModelConfiguration = ModelConfiguration(),
+                            description: ModelDescription? = nil) throws {
+        try self.init(contentsOfFile: path, configuration: configuration, description: description)
     }
 
     /// Wraps an already-built graph; `description` defaults to what the graph says.
@@ -99,8 +107,8 @@ public final class Model: Sendable {
     /// changed by `update`: labels, normalization, crop fraction and so on set in code.
     ///
     /// ```swift
-    /// let model = try Model(contentsOf: "squeezenet1.1.onnx").describing {
-    ///     $0.classLabels = try ClassLabels(contentsOf: "labels1000.txt")
+    /// let model = try Model(contentsOfFile: "squeezenet1.1.onnx").describing {
+    ///     $0.classLabels = try ClassLabels(contentsOfFile: "labels1000.txt")
     ///     $0.imageInput?.cropFraction = 0.875
     /// }
     /// ```

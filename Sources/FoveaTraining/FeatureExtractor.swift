@@ -27,7 +27,7 @@ public final class FeatureExtractor: Sendable {
     public init(baseModelAt path: String, featureLayer: String? = nil, threads: Int? = nil, precision: Precision = .f32,
                 cache: FeatureCache? = FeatureCache()) throws {
         let configuration = ModelConfiguration(threads: threads, precision: precision)
-        baseModel = try Model(contentsOf: path, configuration: configuration)
+        baseModel = try Model(contentsOfFile: path, configuration: configuration)
         request = try ClassificationRequest(model: baseModel)
         let graph = try ModelFile.loadGraph(contentsOf: path)
         layer = try featureLayer.map { try FeatureLayer.named($0, in: graph) } ?? FeatureLayer.defaultLayer(in: graph)

@@ -24,12 +24,12 @@ extension ClassificationMetrics {
             }
             return i
         }
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
         var truth: [Int] = [], predicted: [Int] = [], unreadable: [(String, String)] = []
         for example in data.examples {
             do {
-                let top = try ImageRequestHandler(contentsOf: example.path).performAndWait(request).first
+                let top = try ImageRequestHandler(contentsOfFile: example.path).performAndWait(request).first
                 guard let label = top.flatMap({ index[$0.identifier] }) else { continue }
                 truth.append(truthOfClass[example.label])
                 predicted.append(label)

@@ -54,15 +54,15 @@ func photoPaths(in directory: String) throws -> [String] {
 
 func soak(_ options: Options) throws -> Bool {
     let configuration = ModelConfiguration(backends: options.backend.map { [$0] }, threads: options.threads)
-    let model = try Model(contentsOf: options.model, configuration: configuration).describing {
+    let model = try Model(contentsOfFile: options.model, configuration: configuration).describing {
         if $0.classLabels == nil { $0.classLabels = try .imageNet1k }
     }
-    var topFive = try ClassificationRequest(model: model)
+    let topFive = try ClassificationRequest(model: model)
     topFive.maximumObservations = 5
     let request = topFive
     let photos = try photoPaths(in: options.photos)
 
-    let expected = try photos.map { try ImageRequestHandler(contentsOf: $0).performAndWait(request) }
+    let expected = try photos.map { try ImageRequestHandler(contentsOfFile: $0).performAndWait(request) }
     let start = ResidentMemory.now()
     print("\(photos.count) photos, \(options.total) classifications from \(options.tasks) tasks, backend \(options.backend ?? "default"), \(options.threads) thread(s) per run")
     print("start:  \(start)")
@@ -78,7 +78,7 @@ func soak(_ options: Options) throws -> Bool {
         for index in stride(from: task, to: options.total, by: options.tasks) {
             let photo = index % photos.count
             do {
-                let observations = try ImageRequestHandler(contentsOf: photos[photo]).performAndWait(request)
+                let observations = try ImageRequestHandler(contentsOfFile: photos[photo]).performAndWait(request)
                 if observations != expected[photo] { mismatches.update { $0.append("classification \(index) of \(photos[photo])") } }
             } catch {
                 mismatches.update { $0.append("classification \(index) of \(photos[photo]) failed: \(error)") }

@@ -62,7 +62,7 @@ struct Bench: ParsableCommand {
 
     func run() throws {
         if layers { return try runLayers() }
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
+        let loaded = try Model(contentsOfFile: model, configuration: backend.configuration(optimizations))
         let feeds = inputs.isEmpty ? try ModelInputs.random(for: loaded, batch: batch) : try ModelInputs.fromFiles(inputs, model: loaded, limits: pixels.limits)
         let result = try LatencyBenchmark(model: loaded).run(inputs: feeds, runs: runs, warmup: warmup)
         if json {

@@ -26,7 +26,7 @@ extension Bench {
     func runLayers() throws {
         // The registry carries the backends' own settings (--winograd); the preference list does not apply.
         let configuration = backend.configuration(optimizations)
-        let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(registry: configuration.registry,
+        let loaded = try Model(contentsOfFile: model, configuration: ModelConfiguration(registry: configuration.registry,
                                                                                     optimizations: configuration.optimizations,
                                                                                     memoryLimit: configuration.memoryLimit))
         let backends = try LayerBenchmark.backends(named: layerBackends.map(BackendOptions.backendNames),

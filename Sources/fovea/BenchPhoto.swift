@@ -14,7 +14,7 @@ struct BenchPhoto: ParsableCommand {
         when the model needs fewer pixels, colours matched to sRGB); "decode-raw" the same with \
         --color-matching off, so that the difference is the cost of colour matching; "prepare" turns that picture into the model's input \
         tensor; "inference" runs the model on the tensor and ranks the scores; "total" is \
-        ImageRequestHandler(contentsOf:) + perform, measured separately.
+        ImageRequestHandler(contentsOfFile:) + perform, measured separately.
         """)
 
     @Option(help: "The model file (.onnx).")
@@ -39,7 +39,7 @@ struct BenchPhoto: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration).describing { description in
+        let loaded = try Model(contentsOfFile: model, configuration: backend.configuration).describing { description in
             if let cropFraction { description.imageInput?.cropFraction = cropFraction }
         }
         let request = try ClassificationRequest(model: loaded)
@@ -47,15 +47,15 @@ struct BenchPhoto: ParsableCommand {
         guard let normalization = loaded.modelDescription.imageInput?.normalization else {
             throw ValidationError("the model has no image input")
         }
-        let handler = try ImageRequestHandler(contentsOf: photo)
+        let handler = try ImageRequestHandler(contentsOfFile: photo)
         let (image, geometry) = try handler.picture(for: request)
         let tensor = try handler.inputTensor(for: request)
         let stages: [(String, () throws -> Void)] = [
-            ("decode", { _ = try ImageRequestHandler(contentsOf: photo).picture(for: request) }),
-            ("decode-raw", { _ = try ImageRequestHandler(contentsOf: photo, colorMatching: .off).picture(for: request) }),
+            ("decode", { _ = try ImageRequestHandler(contentsOfFile: photo).picture(for: request) }),
+            ("decode-raw", { _ = try ImageRequestHandler(contentsOfFile: photo, colorMatching: .off).picture(for: request) }),
             ("prepare", { _ = try normalization.tensor(from: image, geometry: geometry, threads: threads) }),
             ("inference", { _ = try request.observations(forInputTensor: tensor) }),
-            ("total", { _ = try ImageRequestHandler(contentsOf: photo).performAndWait(request) }),
+            ("total", { _ = try ImageRequestHandler(contentsOfFile: photo).performAndWait(request) }),
         ]
         let format = (try? ImageDecoder.data(contentsOf: photo)).flatMap { ImageDecoder.format(of: $0) }?.rawValue ?? "unknown format"
         print("\(photo) (\(format)): decoded at \(image.width)×\(image.height), \(threads) thread(s), median of \(runs) runs")

@@ -109,7 +109,7 @@ struct Classify: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration).describing { description in
+        let loaded = try Model(contentsOfFile: model, configuration: backend.configuration).describing { description in
             if let labels { description.classLabels = try ClassLabels(namedOrAt: labels) }
             if let cropFraction { description.imageInput?.cropFraction = cropFraction }
             if var normalization = description.imageInput?.normalization, mean != nil || std != nil {
@@ -121,7 +121,7 @@ struct Classify: ParsableCommand {
                 description.imageInput?.normalization = normalization
             }
         }
-        var request = try ClassificationRequest(model: loaded)
+        let request = try ClassificationRequest(model: loaded)
         request.imageCropAndScaleOption = crop
         var barcodeRequest: DetectBarcodesRequest?
         if let roi { request.regionOfInterest = roi.rect }
@@ -202,7 +202,7 @@ struct Classify: ParsableCommand {
                 let codes: [BarcodeObservation]?
                 do {
                     codes = try barcodeRequest.map { request in
-                        try request.observations(for: ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
+                        try request.observations(for: ImageRequestHandler(contentsOfFile: file, orientation: self.orientation.orientation,
                                                                           limits: pixels.limits, colorMatching: pixels.colorMatching).image)
                     }
                 } catch {
@@ -242,7 +242,7 @@ struct Classify: ParsableCommand {
                 let file = entry.path
                 var orientation: ImageOrientation?
                 let result = Result {
-                    let handler = try ImageRequestHandler(contentsOf: file, orientation: self.orientation.orientation,
+                    let handler = try ImageRequestHandler(contentsOfFile: file, orientation: self.orientation.orientation,
                                                           limits: pixels.limits, colorMatching: pixels.colorMatching)
                     orientation = handler.orientation
                     let path = several ? ImageFiles.path(saveInput, taggedWith: file) : saveInput

@@ -29,7 +29,7 @@ struct Evaluate: ParsableCommand {
     @OptionGroup var backend: BackendOptions
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration)
+        let loaded = try Model(contentsOfFile: model, configuration: backend.configuration)
         let (metrics, unreadable) = try ClassificationMetrics.evaluating(loaded, on: dataDirectory)
         for file in unreadable { printWarning("skipped unreadable image \(file.path): \(file.message)") }
         if let svg {

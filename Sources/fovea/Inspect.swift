@@ -75,7 +75,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func printOptimizedGraph() throws {
-        let graph = try Model(contentsOf: modelPath, configuration: backend.configuration(optimizations)).graph
+        let graph = try Model(contentsOfFile: modelPath, configuration: backend.configuration(optimizations)).graph
         let nodes = graph.nodes.map { node in
             OptimizedNode(name: node.name, op: Self.describe(node.op), inputs: node.inputs, outputs: node.outputs)
         }
@@ -90,7 +90,7 @@ struct Inspect: ParsableCommand {
     }
 
     private func printPlan() throws {
-        let loaded = try Model(contentsOf: modelPath, configuration: backend.configuration(optimizations))
+        let loaded = try Model(contentsOfFile: modelPath, configuration: backend.configuration(optimizations))
         var shapes: [String: [Int]] = [:]
         if let batch {
             for input in loaded.graph.inputs {

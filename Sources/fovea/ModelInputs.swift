@@ -34,7 +34,7 @@ enum ModelInputs {
                 guard model.modelDescription.imageInput?.name == input.name else {
                     throw ValidationError("input '\(input.name.terminalSafe)' (\(input.shapeDescription)) is not the model's image input; give a .npy or .pb tensor")
                 }
-                let image = try ImageRequestHandler(contentsOf: path, limits: limits).image
+                let image = try ImageRequestHandler(contentsOfFile: path, limits: limits).image
                 feeds[input.name] = try ClassificationRequest(model: model).inputTensor(for: image)
             } else {
                 feeds[input.name] = try tensor(at: path)

@@ -55,7 +55,7 @@ struct Parity: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: ModelConfiguration(optimizations: optimizations.options,
+        let loaded = try Model(contentsOfFile: model, configuration: ModelConfiguration(optimizations: optimizations.options,
                                                                                     memoryLimit: memory.limit))
         let registry = winograd.registry
         let names = backends.map(BackendOptions.backendNames) ?? registry.names

@@ -33,7 +33,7 @@ struct Prepare: ParsableCommand {
 
     func run() throws {
         let (width, height) = try parsedSize()
-        let handler = try ImageRequestHandler(contentsOf: image, orientation: orientation.orientation, limits: pixels.limits,
+        let handler = try ImageRequestHandler(contentsOfFile: image, orientation: orientation.orientation, limits: pixels.limits,
                                               colorMatching: pixels.colorMatching)
         let prepared = try crop.apply(to: handler.image, width: width, height: height, cropFraction: cropFraction)
         try writeImage(prepared, to: output)

@@ -41,9 +41,9 @@ struct Register: ParsableCommand {
     }
 
     func run() throws {
-        let reference = try ImageRequestHandler(contentsOf: imageA, orientation: orientation.orientation, limits: pixels.limits)
-        let targeted = try ImageRequestHandler(contentsOf: imageB, orientation: orientation.orientation, limits: pixels.limits)
-        var request = try TranslationalImageRegistrationRequest(targetedImage: targeted)
+        let reference = try ImageRequestHandler(contentsOfFile: imageA, orientation: orientation.orientation, limits: pixels.limits)
+        let targeted = try ImageRequestHandler(contentsOfFile: imageB, orientation: orientation.orientation, limits: pixels.limits)
+        let request = try TranslationalImageRegistrationRequest(targetedImage: targeted)
         request.analysisMaxSide = gridSize
         let alignment = try request.observation(reference: reference.image)
         if runs > 1 {

@@ -25,7 +25,7 @@ struct Run: ParsableCommand {
     @OptionGroup var optimizations: OptimizationFlags
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration(optimizations))
+        let loaded = try Model(contentsOfFile: model, configuration: backend.configuration(optimizations))
         let graph = loaded.graph
         guard inputs.count == graph.inputs.count else {
             throw ValidationError("the model has \(graph.inputs.count) input(s) (\(ModelInputs.inputNames(loaded))); got \(inputs.count) --input")

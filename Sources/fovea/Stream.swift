@@ -55,10 +55,10 @@ struct Stream: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try Model(contentsOf: model, configuration: backend.configuration).describing { description in
+        let loaded = try Model(contentsOfFile: model, configuration: backend.configuration).describing { description in
             if let labels { description.classLabels = try ClassLabels(namedOrAt: labels) }
         }
-        var request = try ClassificationRequest(model: loaded)
+        let request = try ClassificationRequest(model: loaded)
         request.maximumObservations = 1
         let classifier = try FrameClassifier(
             request: request, barcodes: barcodes ? DetectBarcodesRequest() : nil,
@@ -114,7 +114,7 @@ private struct FrameSource {
         if let video { return try video.nextFrame() }
         guard index < files.count else { return nil }
         defer { index += 1 }
-        return try ImageRequestHandler(contentsOf: files[index], limits: limits, colorMatching: colorMatching).image
+        return try ImageRequestHandler(contentsOfFile: files[index], limits: limits, colorMatching: colorMatching).image
     }
 }
 

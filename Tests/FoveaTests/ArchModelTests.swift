@@ -42,7 +42,7 @@ final class ArchModelTests: XCTestCase {
         let (path, input, onnxruntime) = try files(name)
         var configuration = ModelConfiguration(threads: 2)
         configuration.optimizations = optimizations
-        let model = try Model(contentsOf: path, configuration: configuration)
+        let model = try Model(contentsOfFile: path, configuration: configuration)
         let feeds = [model.graph.inputs[0].name: input]
 
         let backends = try BackendRegistry.standard.backends(named: ["kernels", "simd", "blas"])
@@ -129,7 +129,7 @@ final class ArchModelTests: XCTestCase {
     func testResidualAddsAreFused() throws {
         for (name, adds) in [("resnet50", 16), ("mobilenetv2", 10)] {
             let (path, _, _) = try files(name)
-            let model = try Model(contentsOf: path)
+            let model = try Model(contentsOfFile: path)
             XCTAssertNil(model.graph.opHistogram["Add"], name)
             let fused = try model.plan().assignments.filter { $0.algorithm.contains("+add") }
             XCTAssertEqual(fused.count, adds, name)
@@ -142,7 +142,7 @@ final class ArchModelTests: XCTestCase {
     func testBatchOfEightMatchesSingleImages() throws {
         for name in ["mobilenetv2", "resnet50"] {
             let (path, input, onnxruntime) = try files(name)
-            let model = try Model(contentsOf: path, configuration: ModelConfiguration(backends: ["kernels"], threads: 2))
+            let model = try Model(contentsOfFile: path, configuration: ModelConfiguration(backends: ["kernels"], threads: 2))
             let inputName = model.graph.inputs[0].name
             let base = try XCTUnwrap(input.floats)
             var generator = SeededGenerator(seed: 18)

@@ -60,14 +60,14 @@ final class ArenaModelTests: XCTestCase {
     }
 
     private func plan(_ file: String, backend: String, batch: Int) throws -> ExecutionPlan {
-        let model = try Model(contentsOf: TestData.model(file), configuration: ModelConfiguration(backends: [backend], threads: 2))
+        let model = try Model(contentsOfFile: TestData.model(file), configuration: ModelConfiguration(backends: [backend], threads: 2))
         var shapes: [String: [Int]] = [:]
         for input in model.graph.inputs { shapes[input.name] = [batch] + (input.knownShape ?? []).dropFirst() }
         return try model.plan(inputShapes: shapes)
     }
 
     func testSqueezeNet11ArenaIsNearTheLowerBound() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(backends: ["simd"], threads: 2))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(backends: ["simd"], threads: 2))
         let memory = try model.plan().memory
         XCTAssertLessThanOrEqual(Double(memory.arenaBytes), 1.05 * Double(memory.lowerBoundBytes))
         XCTAssertLessThanOrEqual(memory.arenaBytes, 4_200_000)
@@ -111,7 +111,7 @@ final class ArenaModelTests: XCTestCase {
         // iterators); scripts/ci/test.sh runs this test again in a release build.
         try XCTSkipIf(true, "counts allocations in release builds only")
         #endif
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(backends: ["simd"], threads: 1))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(backends: ["simd"], threads: 1))
         let plan = try model.plan()
         let feeds = randomFeeds(plan, seed: 3)
         let context = RunContext(threads: 1)

@@ -15,7 +15,7 @@ final class BF16PlanTests: XCTestCase {
     private let bf16Tolerance = KernelsBackend.bf16Tolerance
 
     private func squeezeNet(_ precision: Precision) throws -> Model {
-        try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
+        try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"),
                   configuration: ModelConfiguration(backends: ["kernels"], threads: 2, precision: precision))
     }
 
@@ -99,7 +99,7 @@ final class BF16PlanTests: XCTestCase {
         var samples: [[String: Tensor]] = []
         let files = try FileManager.default.contentsOfDirectory(atPath: TestData.models + "/photos").sorted()
         for file in files {
-            let image = try ImageRequestHandler(contentsOf: TestData.models + "/photos/" + file).image
+            let image = try ImageRequestHandler(contentsOfFile: TestData.models + "/photos/" + file).image
             samples.append([input: try request.inputTensor(for: image)])
         }
         XCTAssertGreaterThanOrEqual(samples.count, 8)

@@ -10,7 +10,7 @@ final class BLASModelTests: XCTestCase {
     func testParityOnSqueezeNetsAndCoreMLModels() throws {
         for file in ["squeezenet1.1.onnx", "squeezenet1.0.onnx", "coreml/SqueezeNet11.mlmodel", "coreml/TinyResNet.mlmodel",
                      "coreml/TinyMobileNetV2.mlmodel", "coreml/TinyOps.mlmodel"] {
-            let model = try Model(contentsOf: TestData.model(file))
+            let model = try Model(contentsOfFile: TestData.model(file))
             var generator = SeededGenerator(seed: 11)
             var feeds: [String: Tensor] = [:]
             for (name, type) in try model.plan().inputTypes {

@@ -37,7 +37,7 @@ final class BackendPlanningTests: XCTestCase {
     }
 
     func testDefaultOrderDoesNotCallTheReferenceAFallback() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         XCTAssertEqual(model.configuration.backends, nil)
         XCTAssertFalse(try model.plan().assignments.contains(where: \.isFallback))
     }
@@ -49,7 +49,7 @@ final class BackendPlanningTests: XCTestCase {
     }
 
     func testUnknownBackendIsAClearError() {
-        XCTAssertThrowsError(try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
+        XCTAssertThrowsError(try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"),
                                        configuration: ModelConfiguration(backends: ["gpu"]))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
             XCTAssertTrue(String(describing: error).contains("unknown backend 'gpu' (available: kernels, simd, blas, reference)"), "\(error)")
@@ -57,7 +57,7 @@ final class BackendPlanningTests: XCTestCase {
     }
 
     func testConcurrentRunsOfOnePlanGiveIdenticalResults() throws {
-        let model = try Model(contentsOf: TestData.model("coreml/TinyResNet.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("coreml/TinyResNet.onnx"))
         let input = try XCTUnwrap(model.primaryInput)
         var generator = SeededGenerator(seed: 3)
         let inputs = try (0..<8).map { _ in
@@ -101,7 +101,7 @@ final class BackendPlanningTests: XCTestCase {
         // Unfused, so that the Relu nodes stay nodes (fused, every one rides in a Conv).
         var configuration = ModelConfiguration()
         configuration.optimizations = OptimizationOptions(fuseActivations: false)
-        let model = try Model(contentsOf: TestData.model("coreml/TinyResNet.onnx"), configuration: configuration)
+        let model = try Model(contentsOfFile: TestData.model("coreml/TinyResNet.onnx"), configuration: configuration)
         let input = try Tensor(shape: [1, 3, 32, 32], floats: (0..<3072).map { Float($0 % 13) / 13 - 0.5 })
         let reports = try ParityCheck(model: model).run(inputs: ["input": input],
                                                          backends: [SloppyBackend(), ReluOnlyBackend(name: "exact")])

@@ -55,7 +55,7 @@ final class CancellationTests: XCTestCase {
 
     /// `image` 1×3×2×2 → six ReLUs in a row → flatten → `scores` 1×12: one
     /// step per layer, each on the gated backend.
-    func model(gate: Gate) throws -> Model {
+    static func model(gate: Gate) throws -> Model {
         let relus = (0..<6).map { Node(name: "relu\($0)", op: .relu, inputs: [$0 == 0 ? "image" : "r\($0 - 1)"], outputs: ["r\($0)"]) }
         let graph = Graph(
             name: "relus",
@@ -75,7 +75,7 @@ final class CancellationTests: XCTestCase {
 
     func testACancelledClassificationStopsAfterTheLayerItIsInAndThrowsCancellationError() async throws {
         let gate = Gate(blockingNode: "relu1")
-        let request = try ClassificationRequest(model: try model(gate: gate))
+        let request = try ClassificationRequest(model: try Self.model(gate: gate))
         let handler = try handler()
         let task = Task { try await handler.perform(request) }
         while !gate.isHolding { try await Task.sleep(for: .milliseconds(1)) }
@@ -94,7 +94,7 @@ final class CancellationTests: XCTestCase {
 
     func testAClassificationInATaskCancelledBeforehandRunsNoLayer() async throws {
         let gate = Gate(blockingNode: "none")
-        let request = try ClassificationRequest(model: try model(gate: gate))
+        let request = try ClassificationRequest(model: try Self.model(gate: gate))
         let handler = try handler()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -111,7 +111,7 @@ final class CancellationTests: XCTestCase {
 
     func testPerformAndWaitInACancelledTaskThrowsCancellationErrorToo() async throws {
         let gate = Gate(blockingNode: "none")
-        let request = try ClassificationRequest(model: try model(gate: gate))
+        let request = try ClassificationRequest(model: try Self.model(gate: gate))
         let handler = try handler()
         let task = Task {
             withUnsafeCurrentTask { $0?.cancel() }
@@ -128,7 +128,7 @@ final class CancellationTests: XCTestCase {
 
     func testAnUncancelledClassificationRunsEveryLayer() async throws {
         let gate = Gate(blockingNode: "none")
-        let request = try ClassificationRequest(model: try model(gate: gate))
+        let request = try ClassificationRequest(model: try Self.model(gate: gate))
         let observations = try await handler().perform(request)
         XCTAssertEqual(observations.count, 12)
         XCTAssertEqual(gate.ranNodes, (0..<6).map { "relu\($0)" })
@@ -141,7 +141,7 @@ final class CancellationTests: XCTestCase {
     func testPerformFromTheMainActorRunsOffTheMainThread() async throws {
         XCTAssertTrue(Thread.isMainThread, "the test itself should run on the main thread")
         let onMain = LockedFlag()
-        let request = try ClassificationRequest(model: try model(gate: Gate(blockingNode: "none"))) { _, _ in
+        let request = try ClassificationRequest(model: try Self.model(gate: Gate(blockingNode: "none"))) { _, _ in
             onMain.set(Thread.isMainThread)
         }
         _ = try await handler().perform(request)

@@ -15,7 +15,7 @@ final class ClassLabelsTests: XCTestCase {
         XCTAssertEqual(labels.label(at: 387), "lesser panda, red panda, panda, bear cat, cat bear, Ailurus fulgens")
         XCTAssertEqual(labels.label(at: 999), "toilet tissue, toilet paper, bathroom tissue")
         XCTAssertNil(labels.label(at: 1000))
-        XCTAssertEqual(labels, try ClassLabels(contentsOf: TestData.model("labels1000.txt")))
+        XCTAssertEqual(labels, try ClassLabels(contentsOfFile: TestData.model("labels1000.txt")))
     }
 
     func testTheLabelsComeFromTheResourceBundleThatBundleModuleFinds() throws {
@@ -56,7 +56,7 @@ final class ClassLabelsTests: XCTestCase {
     // MARK: a model without labels says so
 
     func testAnONNXModelWithoutLabelsWarnsInOneLine() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         XCTAssertFalse(model.hasClassLabels)
         let warning = try XCTUnwrap(model.classLabelsWarning)
         XCTAssertFalse(warning.contains("\n"), warning)
@@ -64,32 +64,32 @@ final class ClassLabelsTests: XCTestCase {
             XCTAssertTrue(warning.contains(fragment), "'\(warning)' lacks '\(fragment)'")
         }
         // The observations really are named by index: what the warning is about.
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).performAndWait(request)
+        let top = try ImageRequestHandler(contentsOfFile: TestData.photo("red_panda.jpg")).performAndWait(request)
         XCTAssertEqual(top.first?.identifier, "class 387")
     }
 
     func testLabelsSetInCodeOrBuiltInSilenceTheWarning() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing {
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).describing {
             $0.classLabels = try .imageNet1k
         }
         XCTAssertTrue(model.hasClassLabels)
         XCTAssertNil(model.classLabelsWarning)
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        let top = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).performAndWait(request)
+        let top = try ImageRequestHandler(contentsOfFile: TestData.photo("red_panda.jpg")).performAndWait(request)
         XCTAssertEqual(top.first?.identifier, "lesser panda, red panda, panda, bear cat, cat bear, Ailurus fulgens")
     }
 
     func testACoreMLClassifierHasItsOwnLabels() throws {
-        let model = try Model(contentsOf: TestData.model("coreml/SqueezeNet11.mlmodel"))
+        let model = try Model(contentsOfFile: TestData.model("coreml/SqueezeNet11.mlmodel"))
         XCTAssertTrue(model.hasClassLabels)
         XCTAssertNil(model.classLabelsWarning)
     }
 
     func testAModelWithNoImageInputIsNotWarnedAbout() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing { $0.imageInput = nil }
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).describing { $0.imageInput = nil }
         XCTAssertFalse(model.hasClassLabels)
         XCTAssertNil(model.classLabelsWarning, "not an image classifier: nothing is named by index")
     }

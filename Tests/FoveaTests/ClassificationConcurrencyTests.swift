@@ -6,9 +6,9 @@ import XCTest
 final class ClassificationConcurrencyTests: XCTestCase {
     func test500RequestsFrom16TasksMatchSequentialResults() async throws {
         let model = try TestImages.tinyModel(labels: ["a", "b", "c", "d", "e", "f"])
-        var centre = try ClassificationRequest(model: model)
+        let centre = try ClassificationRequest(model: model)
         centre.maximumObservations = 3
-        var fit = try ClassificationRequest(model: model)
+        let fit = try ClassificationRequest(model: model)
         fit.imageCropAndScaleOption = .scaleFit
         let requests = [centre, fit]
         // 25 different images (sizes, orientations), one handler each, shared by the tasks.

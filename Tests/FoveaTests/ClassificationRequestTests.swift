@@ -6,8 +6,8 @@ import XCTest
 final class ClassificationRequestTests: XCTestCase {
     /// SqueezeNet 1.1 as its sidecar would describe it: ImageNet mean/std, crop fraction 0.875, labels.
     static func squeezeNet() throws -> Model {
-        try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing {
-            $0.classLabels = try ClassLabels(contentsOf: TestData.model("labels1000.txt"))
+        try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).describing {
+            $0.classLabels = try ClassLabels(contentsOfFile: TestData.model("labels1000.txt"))
             $0.imageInput?.cropFraction = 0.875
             $0.outputKind = .logits
         }
@@ -19,10 +19,10 @@ final class ClassificationRequestTests: XCTestCase {
 
     func testFourPhotosGiveTheExpectedTop1WithCentreCropAndFraction0875() throws {
         let model = try Self.squeezeNet()
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 5
         for file in ["red_panda.jpg", "chelsea_cat.png", "coffee.png", "rocket.jpg"] {
-            let handler = try ImageRequestHandler(contentsOf: TestData.photo(file))
+            let handler = try ImageRequestHandler(contentsOfFile: TestData.photo(file))
             XCTAssertEqual(handler.orientation, .up, file)
             let observations = try handler.performAndWait(request)
             XCTAssertEqual(observations.count, 5, file)
@@ -35,7 +35,7 @@ final class ClassificationRequestTests: XCTestCase {
         // expected_top5.json and the .224.ppm crops were made with shorter side 256 + centre 224.
         let request = try ClassificationRequest(model: try Self.squeezeNet())
         for photo in ["red_panda.jpg", "coffee.png"] {
-            let handler = try ImageRequestHandler(contentsOf: TestData.photo(photo))
+            let handler = try ImageRequestHandler(contentsOfFile: TestData.photo(photo))
             let prepared = try request.preparedImage(for: handler.image)
             let reference = try ImageDecoder.decode(contentsOf: TestData.photo(photo.split(separator: ".")[0] + ".224.ppm"))
             XCTAssertEqual(prepared.width, 224)
@@ -74,12 +74,12 @@ final class ClassificationRequestTests: XCTestCase {
 
     func testSeveralRequestsOnOneHandlerAndTheAsyncAPI() async throws {
         let model = try Self.squeezeNet()
-        var top3 = try ClassificationRequest(model: model)
+        let top3 = try ClassificationRequest(model: model)
         top3.maximumObservations = 3
-        var fill = try ClassificationRequest(model: model)
+        let fill = try ClassificationRequest(model: model)
         fill.imageCropAndScaleOption = .scaleFill
         fill.maximumObservations = 1
-        var sure = try ClassificationRequest(model: model)
+        let sure = try ClassificationRequest(model: model)
         sure.minimumConfidence = 0.5
         let handler = try ImageRequestHandler(contentsOf: URL(fileURLWithPath: TestData.photo("red_panda.jpg")))
         let results = try await handler.perform([top3, fill, sure])
@@ -93,9 +93,9 @@ final class ClassificationRequestTests: XCTestCase {
     }
 
     func testBestBelowMinimumConfidenceGivesNoObservations() throws {
-        var request = try ClassificationRequest(model: try Self.squeezeNet())
+        let request = try ClassificationRequest(model: try Self.squeezeNet())
         request.minimumConfidence = 0.9
         // The cat photo's best class is 50%: "not sure".
-        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("chelsea_cat.png")).performAndWait(request), [])
+        XCTAssertEqual(try ImageRequestHandler(contentsOfFile: TestData.photo("chelsea_cat.png")).performAndWait(request), [])
     }
 }

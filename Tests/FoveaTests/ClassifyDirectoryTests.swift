@@ -6,7 +6,7 @@ import XCTest
 /// as `AsyncSequence`s, against one `perform` per file.
 final class ClassifyDirectoryTests: XCTestCase {
     private func top5Request() throws -> ClassificationRequest {
-        var request = try ClassificationRequest(model: try ClassificationRequestTests.squeezeNet())
+        let request = try ClassificationRequest(model: try ClassificationRequestTests.squeezeNet())
         request.maximumObservations = 5
         return request
     }
@@ -42,7 +42,7 @@ final class ClassifyDirectoryTests: XCTestCase {
         let relative = deep.map { String($0.path.dropFirst(root.path.count + 1)) }
         XCTAssertEqual(relative, ["a.PNG", "b.jpg", "sub/cat.png", "sub/deeper/rocket.jpg"])
         for image in deep {
-            let expected = try ImageRequestHandler(contentsOf: image.path).performAndWait(request)
+            let expected = try ImageRequestHandler(contentsOfFile: image.path).performAndWait(request)
             XCTAssertEqual(try image.result.get(), expected, image.path)
         }
     }
@@ -54,7 +54,7 @@ final class ClassifyDirectoryTests: XCTestCase {
         try jpeg.prefix(jpeg.count / 3).write(to: URL(fileURLWithPath: broken))
         let paths = [TestData.photo("red_panda.jpg"), broken, "/nonexistent/photo.jpg", TestData.photo("coffee.png")]
         let calls = Calls()
-        var request = try top5Request()
+        let request = try top5Request()
         request.completionHandler = { _, _ in calls.increment() }
         var seen: [ClassifiedImage] = []
         for try await image in request.classify(contentsOf: paths) { seen.append(image) }

@@ -29,12 +29,12 @@ final class CoreMLCommandTests: XCTestCase {
 
     func testProbabilitiesOnTheExactCropsEqualTheONNXModelsSoftmax() throws {
         // No resizing: the crops are already 224×224, and the model's own scaler and labels are used.
-        let model = try Model(contentsOf: TestData.model("coreml/SqueezeNet11.mlmodel"))
-        var request = try ClassificationRequest(model: model)
+        let model = try Model(contentsOfFile: TestData.model("coreml/SqueezeNet11.mlmodel"))
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = nil
         let labels = try XCTUnwrap(model.modelDescription.classLabels)
         for photo in TestData.photoNames {
-            let observations = try ImageRequestHandler(contentsOf: TestData.photo("\(photo).224.ppm")).performAndWait(request)
+            let observations = try ImageRequestHandler(contentsOfFile: TestData.photo("\(photo).224.ppm")).performAndWait(request)
             XCTAssertEqual(observations.count, 1000)
             let byLabel = Dictionary(observations.map { ($0.identifier, $0.confidence) }, uniquingKeysWith: { a, _ in a })
             let expected = softmax(try TestData.floats(at: TestData.model("expected/\(photo).squeezenet1.1.logits.f32")))

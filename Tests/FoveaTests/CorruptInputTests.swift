@@ -12,7 +12,7 @@ final class CorruptInputTests: XCTestCase {
 
     private func assertModelFails(_ data: Data, _ label: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let path = try write(data, named: "model.onnx")
-        XCTAssertThrowsError(try Model(contentsOf: path), label, file: file, line: line) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path), label, file: file, line: line) { error in
             guard let error = error as? FoveaError else { return XCTFail("\(label): not a FoveaError: \(error)", file: file, line: line) }
             XCTAssertEqual(error.location.file, path, "\(label): \(error)", file: file, line: line)
             XCTAssertFalse(error.description.contains("\n"), file: file, line: line)
@@ -47,7 +47,7 @@ final class CorruptInputTests: XCTestCase {
         }
         XCTAssertEqual(patched, 26)
         let path = try write(Data(bytes), named: "unknown-op.onnx")
-        XCTAssertThrowsError(try Model(contentsOf: path)) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path)) { error in
             let message = String(describing: error)
             XCTAssertEqual((error as? FoveaError)?.kind, .unsupported, message)
             XCTAssertTrue(message.contains("unsupported op 'Relx' (opset 13) ×26 at nodes '"), message)
@@ -56,7 +56,7 @@ final class CorruptInputTests: XCTestCase {
     }
 
     func testCorruptImagesAreRejected() throws {
-        let request = try ClassificationRequest(model: try Model(contentsOf: TestData.model("squeezenet1.1.onnx")))
+        let request = try ClassificationRequest(model: try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")))
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: TestData.photo("red_panda.jpg")))
         let png = try Data(contentsOf: URL(fileURLWithPath: TestData.photo("chelsea_cat.png")))
         var generator = SeededGenerator(seed: 7)
@@ -71,12 +71,12 @@ final class CorruptInputTests: XCTestCase {
         ]
         for (name, data) in cases {
             let path = try write(data, named: name)
-            XCTAssertThrowsError(try ImageRequestHandler(contentsOf: path).performAndWait(request), name) { error in
+            XCTAssertThrowsError(try ImageRequestHandler(contentsOfFile: path).performAndWait(request), name) { error in
                 XCTAssertEqual((error as? FoveaError)?.kind, .invalidImage, "\(name): \(error)")
                 XCTAssertTrue(String(describing: error).contains(name), "\(name): \(error)")
             }
         }
-        XCTAssertThrowsError(try ImageRequestHandler(contentsOf: "/nonexistent/photo.jpg").performAndWait(request)) { error in
+        XCTAssertThrowsError(try ImageRequestHandler(contentsOfFile: "/nonexistent/photo.jpg").performAndWait(request)) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .io, "\(error)")
         }
     }

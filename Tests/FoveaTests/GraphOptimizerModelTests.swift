@@ -58,7 +58,7 @@ final class GraphOptimizerModelTests: XCTestCase {
         XCTAssertEqual(optimized.nodes.count, graph.nodes.count - (graph.opHistogram["Relu"] ?? 0) - (graph.opHistogram["Dropout"] ?? 0))
 
         // Model keeps and plans the optimized graph; the plan shows the fusion.
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"),
                               configuration: ModelConfiguration(backends: ["simd"]))
         XCTAssertEqual(model.graph.nodes.map(\.name), optimized.nodes.map(\.name))
         let fused = try model.plan().assignments.filter { $0.opType == "Conv" }

@@ -141,7 +141,7 @@ final class HardeningCommandTests: XCTestCase {
         let path = try writeModel("huge-initializer.onnx", nodes: [node("Add", ["x", "W"], ["y"], name: "add")],
                                   input: [1, 3, 4, 4], output: "y", initializers: [huge])
         let start = Date()
-        XCTAssertThrowsError(try Model(contentsOf: path)) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path)) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .invalidModel, "\(error)")
             XCTAssertTrue("\(error)".contains("tensor 'W' (FLOAT, shape 512×1024×1024×1024) has 16 bytes of raw_data; expected 2199023255552"), "\(error)")
         }
@@ -153,10 +153,10 @@ final class HardeningCommandTests: XCTestCase {
 
     func testTheMemoryLimitIsConfigurable() throws {
         let path = try reluModel(side: 64)  // 48 KiB in, 48 KiB out
-        let tight = try Model(contentsOf: path, configuration: ModelConfiguration(memoryLimit: MemoryLimit(bytes: 96 << 10)))
+        let tight = try Model(contentsOfFile: path, configuration: ModelConfiguration(memoryLimit: MemoryLimit(bytes: 96 << 10)))
             .configuration.memoryLimit
         XCTAssertEqual(tight.bytes, 96 << 10)
-        XCTAssertThrowsError(try Model(contentsOf: path, configuration: ModelConfiguration(memoryLimit: MemoryLimit(bytes: 40 << 10)))) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path, configuration: ModelConfiguration(memoryLimit: MemoryLimit(bytes: 40 << 10)))) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .limitExceeded, "\(error)")
         }
         let refused = try fovea(["bench", "--model", path, "--runs", "1", "--max-memory", "90K"])
@@ -292,7 +292,7 @@ final class HardeningCommandTests: XCTestCase {
         let result = try fovea(["inspect", "--model", path])
         XCTAssertEqual(result.status, 1)
         assertErrorLine(result.stderr, contains: ["the graph has a cycle: 'second' (Add) -> 'third' (Relu) -> 'first' (Relu) -> 'second' (Add)"])
-        XCTAssertThrowsError(try Model(contentsOf: path)) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path)) { error in
             XCTAssertEqual((error as? FoveaError)?.kind, .invalidModel)
             XCTAssertTrue("\(error)".contains("cycle"), "\(error)")
         }

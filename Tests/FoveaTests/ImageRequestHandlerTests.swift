@@ -64,7 +64,7 @@ final class ImageRequestHandlerTests: XCTestCase {
         var pixels = [UInt8](repeating: 0, count: 32 * 16 * 3)
         for y in 0..<16 { for x in 0..<16 { for c in 0..<3 { pixels[(y * 32 + x) * 3 + c] = 255 } } }
         let image = try RGBImage(width: 32, height: 16, pixels: pixels)
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         XCTAssertEqual(request.inputSize.width, 16)
 
         request.imageCropAndScaleOption = .centerCrop  // the central 16×16: columns 8..<24
@@ -93,7 +93,7 @@ final class ImageRequestHandlerTests: XCTestCase {
     }
 
     func testObservationsAreSortedFilteredAndCut() throws {
-        var request = try ClassificationRequest(model: try TestImages.tinyModel(labels: ["a", "b", "c", "d", "e", "f"]))
+        let request = try ClassificationRequest(model: try TestImages.tinyModel(labels: ["a", "b", "c", "d", "e", "f"]))
         let all = request.observations(forScores: [1, 5, 3, 5, 0, 2])
         XCTAssertEqual(all.map(\.identifier), ["b", "d", "c", "f", "a", "e"])
         XCTAssertEqual(Double(all.map(\.confidence).reduce(0, +)), 1, accuracy: 1e-5)
@@ -117,9 +117,9 @@ final class ImageRequestHandlerTests: XCTestCase {
         let text = directory.appendingPathComponent("notes.jpg")
         try Data("hello".utf8).write(to: text)
         let cases: [(() throws -> Any, FoveaError.Kind, String)] = [
-            ({ try ImageRequestHandler(contentsOf: "/nonexistent/cat.jpg") }, .io, "/nonexistent/cat.jpg"),
-            ({ try ImageRequestHandler(contentsOf: directory.path) }, .io, "directory"),
-            ({ try ImageRequestHandler(contentsOf: text.path) }, .invalidImage, "notes.jpg"),
+            ({ try ImageRequestHandler(contentsOfFile: "/nonexistent/cat.jpg") }, .io, "/nonexistent/cat.jpg"),
+            ({ try ImageRequestHandler(contentsOfFile: directory.path) }, .io, "directory"),
+            ({ try ImageRequestHandler(contentsOfFile: text.path) }, .invalidImage, "notes.jpg"),
             ({ try ImageRequestHandler(data: Data()) }, .invalidImage, "empty"),
             ({ try ImageRequestHandler(contentsOf: URL(string: "https://example.com/cat.jpg")!) }, .invalidArgument, "file URLs"),
         ]

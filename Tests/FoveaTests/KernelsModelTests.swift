@@ -34,7 +34,7 @@ final class KernelsModelTests: XCTestCase {
     /// GEMM convolutions run one product over all eight images' pixels
     /// (13×13 planes put image boundaries inside column panels).
     func testSqueezeNet11BatchOfEightParity() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let feeds = try randomFeeds(model, seed: 18, batch: 8)
         let report = try XCTUnwrap(ParityCheck(model: model, threads: 2).run(inputs: feeds, backends: [try kernels()]).first)
         XCTAssertTrue(report.passed, "batch 8: max rel \(report.maxRelativeError) > bound \(report.tolerance)")
@@ -46,7 +46,7 @@ final class KernelsModelTests: XCTestCase {
     /// routing each policy promises (forced: every 3×3 stride-1 convolution
     /// on that variant, conv1's stride 2 on im2col; off: no Winograd).
     func testSqueezeNet11ParityUnderEveryWinogradPolicy() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let feeds = try randomFeeds(model, seed: 11)
         // Each Conv's shape: 1x1, 3x3 stride 1 (the fire modules' expand 3x3) or 3x3 stride 2 (conv1).
         var shapes: [String: String] = [:]
@@ -109,7 +109,7 @@ final class KernelsModelTests: XCTestCase {
         // reference backend is slow in a debug build.)
         for file in ["squeezenet1.0.onnx", "coreml/SqueezeNet11.mlmodel", "coreml/TinyResNet.mlmodel", "coreml/TinyMobileNetV2.mlmodel",
                      "coreml/TinyOps.mlmodel"] {
-            let model = try Model(contentsOf: TestData.model(file))
+            let model = try Model(contentsOfFile: TestData.model(file))
             let feeds = try randomFeeds(model, seed: 12)
             let report = try XCTUnwrap(ParityCheck(model: model, threads: 2).run(inputs: feeds, backends: [try kernels()]).first)
             XCTAssertTrue(report.passed, "\(file): max rel \(report.maxRelativeError) > bound \(report.tolerance)")
@@ -133,7 +133,7 @@ final class KernelsModelTests: XCTestCase {
             ("coreml/SqueezeNet11Int8LUT.mlmodel", "coreml/expected/%@.SqueezeNet11Int8LUT.probs.f32", nil, .off, 1e-3),
         ]
         for (file, expectedPath, normalization, policy, bound) in cases {
-            var model = try Model(contentsOf: TestData.model(file),
+            var model = try Model(contentsOfFile: TestData.model(file),
                                   configuration: ModelConfiguration(backends: ["kernels"], threads: 2, registry: .standard(winograd: policy)))
             if let normalization { model = try model.describing { $0.imageInput?.normalization = normalization } }
             let image = try XCTUnwrap(model.modelDescription.imageInput)
@@ -191,7 +191,7 @@ final class KernelsModelTests: XCTestCase {
             ("coreml/TinyResNet.onnx", [1], [1], .measured),
         ]
         for (file, batches, runs, policy) in cases {
-            let model = try Model(contentsOf: TestData.model(file),
+            let model = try Model(contentsOfFile: TestData.model(file),
                                   configuration: ModelConfiguration(backends: ["kernels"], threads: 2, registry: .standard(winograd: policy)))
             for batch in Set(batches + runs).sorted() {
                 var shapes: [String: [Int]] = [:]
@@ -218,7 +218,7 @@ final class KernelsModelTests: XCTestCase {
     /// write into its halves), Flatten a view.
     func testSqueezeNet11ArenaOnKernels() throws {
         for policy in [WinogradPolicy.off, .forced(.winogradF4)] {
-            let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
+            let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"),
                                   configuration: ModelConfiguration(backends: ["kernels"], threads: 2,
                                                                     registry: .standard(winograd: policy)))
             let plan = try model.plan()

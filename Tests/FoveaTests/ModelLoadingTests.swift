@@ -6,7 +6,7 @@ import XCTest
 final class ModelLoadingTests: XCTestCase {
     func testZeroOrNegativeThreadsIsAnErrorWhenTheModelLoads() throws {
         for threads in [0, -2] {
-            XCTAssertThrowsError(try Model(contentsOf: TestData.model("squeezenet1.1.onnx"),
+            XCTAssertThrowsError(try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"),
                                            configuration: ModelConfiguration(threads: threads))) { error in
                 XCTAssertEqual((error as? FoveaError)?.kind, .invalidArgument)
                 XCTAssertTrue("\(error)".contains("threads is \(threads); give at least 1, or nil for every core"), "\(error)")
@@ -16,7 +16,7 @@ final class ModelLoadingTests: XCTestCase {
     }
 
     func testClassCountIsAPropertyOfTheLoadedModel() throws {
-        XCTAssertEqual(try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).classCount, 1000)
+        XCTAssertEqual(try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).classCount, 1000)
         XCTAssertEqual(try TestImages.tinyModel().classCount, 6)
     }
 

@@ -33,7 +33,7 @@ final class ModelSidecarTests: XCTestCase {
     """
 
     func testGraphAloneGivesTheImageInputAndNoLabels() throws {
-        let description = try Model(contentsOf: try squeezeNetFolder(sidecar: nil)).modelDescription
+        let description = try Model(contentsOfFile: try squeezeNetFolder(sidecar: nil)).modelDescription
         let image = try XCTUnwrap(description.imageInput)
         XCTAssertEqual(image.name, "data")
         XCTAssertEqual([image.width, image.height], [224, 224])
@@ -46,14 +46,14 @@ final class ModelSidecarTests: XCTestCase {
     }
 
     func testTheREADMESidecarIsReadNextToTheModel() throws {
-        let model = try Model(contentsOf: try squeezeNetFolder(sidecar: Self.squeezeNetSidecar))
+        let model = try Model(contentsOfFile: try squeezeNetFolder(sidecar: Self.squeezeNetSidecar))
         let description = model.modelDescription
         XCTAssertEqual(description.imageInput?.cropFraction, 0.875)
         XCTAssertEqual(description.classLabels?.count, 1000)
         XCTAssertEqual(description.outputKind, .logits)
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        let top = try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).performAndWait(request)
+        let top = try ImageRequestHandler(contentsOfFile: TestData.photo("coffee.png")).performAndWait(request)
         XCTAssertEqual(top.first?.identifier, "espresso")
     }
 
@@ -83,7 +83,7 @@ final class ModelSidecarTests: XCTestCase {
     }
 
     func testCodeOverridesAndKeepsThePlans() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let described = try model.describing { $0.imageInput?.cropFraction = 0.9 }
         XCTAssertEqual(described.modelDescription.imageInput?.cropFraction, 0.9)
         XCTAssertNil(model.modelDescription.imageInput?.cropFraction, "the original is unchanged")
@@ -107,7 +107,7 @@ final class ModelSidecarTests: XCTestCase {
         ]
         for (json, fragment) in cases {
             let path = try squeezeNetFolder(sidecar: json)
-            XCTAssertThrowsError(try Model(contentsOf: path), json) { error in
+            XCTAssertThrowsError(try Model(contentsOfFile: path), json) { error in
                 guard let error = error as? FoveaError else { return XCTFail("\(json): \(error)") }
                 XCTAssertTrue(error.description.contains(fragment), "\(json): \(error)")
                 XCTAssertTrue(error.description.contains("squeezenet1.1.") || error.description.contains("missing.txt"), "\(json): names the file: \(error)")
@@ -122,14 +122,14 @@ final class ModelSidecarTests: XCTestCase {
         let known = "known keys: input, input_size, channel_order, mean, std, scale, bias, crop_fraction, labels, output, output_kind"
         XCTAssertEqual(ModelSidecar.knownKeys.joined(separator: ", "), String(known.dropFirst("known keys: ".count)))
         let path = try squeezeNetFolder(sidecar: #"{"label": "labels1000.txt"}"#)
-        XCTAssertThrowsError(try Model(contentsOf: path)) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path)) { error in
             guard let error = error as? FoveaError else { return XCTFail("\(error)") }
             XCTAssertEqual(error.kind, .invalidArgument)
             XCTAssertEqual(error.description, "\(ModelSidecar.path(forModelAt: path)): invalid sidecar: unknown key 'label' (did you mean 'labels'?); \(known)")
         }
         // Every unknown key is named; a hint only when one is close.
         let several = try squeezeNetFolder(sidecar: #"{"crop_fraction": 0.875, "Crop_Fraction": 0.5, "comment": "mine"}"#)
-        XCTAssertThrowsError(try Model(contentsOf: several)) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: several)) { error in
             XCTAssertTrue("\(error)".hasSuffix("invalid sidecar: unknown keys 'Crop_Fraction' (did you mean 'crop_fraction'?), 'comment'; \(known)"), "\(error)")
         }
     }
@@ -143,11 +143,11 @@ final class ModelSidecarTests: XCTestCase {
     }
 
     func testSidecarLabelsImagenetAreTheBuiltInLabels() throws {
-        let model = try Model(contentsOf: try squeezeNetFolder(sidecar: #"{"labels": "imagenet", "crop_fraction": 0.875}"#))
+        let model = try Model(contentsOfFile: try squeezeNetFolder(sidecar: #"{"labels": "imagenet", "crop_fraction": 0.875}"#))
         XCTAssertEqual(model.modelDescription.classLabels, try ClassLabels.imageNet1k)
         XCTAssertNil(model.classLabelsWarning)
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
-        XCTAssertEqual(try ImageRequestHandler(contentsOf: TestData.photo("coffee.png")).performAndWait(request).first?.identifier, "espresso")
+        XCTAssertEqual(try ImageRequestHandler(contentsOfFile: TestData.photo("coffee.png")).performAndWait(request).first?.identifier, "espresso")
     }
 }

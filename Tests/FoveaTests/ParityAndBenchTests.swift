@@ -8,7 +8,7 @@ final class ParityAndBenchTests: XCTestCase {
     func testSqueezeNetsMatchTheReferenceOnEveryPhotoCropOnEveryBackend() throws {
         for (file, normalization) in [("squeezenet1.1.onnx", PixelNormalization.imageNet),
                                       ("squeezenet1.0.onnx", try PixelNormalization(mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5]))] {
-            let model = try Model(contentsOf: TestData.model(file))
+            let model = try Model(contentsOfFile: TestData.model(file))
             let check = ParityCheck(model: model)
             let others = BackendRegistry.standard.backends.filter { $0.name != ReferenceBackend.name }
             XCTAssertFalse(others.isEmpty)

@@ -12,11 +12,11 @@ final class PhotoFormatClassificationTests: XCTestCase {
                              "panda.avif", "panda.webp", "panda-lossless.webp", "panda-animated.webp", "panda-alpha.webp"]
 
     func testTheRedPandaKeepsItsTop1InEveryContainer() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
-        var request = try ClassificationRequest(model: model)
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
         for name in Self.containers where name != "panda-alpha.webp" {
-            let handler = try ImageRequestHandler(contentsOf: TestPhotos.path(name))
+            let handler = try ImageRequestHandler(contentsOfFile: TestPhotos.path(name))
             XCTAssertEqual(handler.orientation, .up, name)
             XCTAssertEqual(try handler.performAndWait(request).first?.identifier, "class 387", name)
         }
@@ -25,10 +25,10 @@ final class PhotoFormatClassificationTests: XCTestCase {
     /// The Display P3 panda, matched, is the sRGB panda again (within HEVC's
     /// loss); unmatched it is not.
     func testTheDisplayP3PandaIsMatchedToSRGB() throws {
-        let reference = try ImageRequestHandler(contentsOf: TestPhotos.path("panda.png")).image
+        let reference = try ImageRequestHandler(contentsOfFile: TestPhotos.path("panda.png")).image
         for name in ["panda-p3.heic", "panda-p3-16bit.png"] {
-            let matched = try ImageRequestHandler(contentsOf: TestPhotos.path(name)).image
-            let raw = try ImageRequestHandler(contentsOf: TestPhotos.path(name), colorMatching: .off).image
+            let matched = try ImageRequestHandler(contentsOfFile: TestPhotos.path(name)).image
+            let raw = try ImageRequestHandler(contentsOfFile: TestPhotos.path(name), colorMatching: .off).image
             XCTAssertLessThanOrEqual(meanDifference(matched, reference), 3, name)
             XCTAssertGreaterThan(meanDifference(raw, reference), meanDifference(matched, reference) + 2, name)
         }

@@ -9,7 +9,7 @@ final class PhotoToLabelTests: XCTestCase {
     private let photos = ["red_panda.jpg", "chelsea_cat.png", "coffee.png", "rocket.jpg"]
 
     private func top5Request() throws -> ClassificationRequest {
-        var request = try ClassificationRequest(model: try ClassificationRequestTests.squeezeNet())
+        let request = try ClassificationRequest(model: try ClassificationRequestTests.squeezeNet())
         request.maximumObservations = 5
         return request
     }
@@ -21,16 +21,16 @@ final class PhotoToLabelTests: XCTestCase {
             let labels = try XCTUnwrap(expected[photo]?["squeezenet1.1"]).map(\.label)
             // The expected top-5 came from PIL crops, without colour matching: compare
             // like with like (rocket.jpg is Adobe RGB; matched, its 4th and 5th swap).
-            let observations = try ImageRequestHandler(contentsOf: TestData.photo(photo), colorMatching: .off).performAndWait(request)
+            let observations = try ImageRequestHandler(contentsOfFile: TestData.photo(photo), colorMatching: .off).performAndWait(request)
             XCTAssertEqual(observations.map(\.identifier), labels, photo)
-            let matched = try ImageRequestHandler(contentsOf: TestData.photo(photo)).performAndWait(request)
+            let matched = try ImageRequestHandler(contentsOfFile: TestData.photo(photo)).performAndWait(request)
             XCTAssertEqual(matched.first?.identifier, labels.first, "\(photo), colours matched: the top-1 holds")
         }
     }
 
     func testTheReducedInputIsCloseToTheExactCrop() throws {
         let request = try top5Request()
-        let handler = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg"))
+        let handler = try ImageRequestHandler(contentsOfFile: TestData.photo("red_panda.jpg"))
         let (reduced, geometry) = try handler.picture(for: request)
         XCTAssertEqual([reduced.width, reduced.height], [480, 318], "960×635 decoded at 1/2: 318 rows ≥ the 256 the crop scales to")
         XCTAssertEqual([geometry.sourceWidth, geometry.sourceHeight], [480, 317.5])
@@ -48,7 +48,7 @@ final class PhotoToLabelTests: XCTestCase {
         XCTAssertEqual(fused.count, expected.count)
         XCTAssertEqual(zip(fused, expected).filter { $0 != $1 }.count, 0, "values that differ")
         // Pictures the crop needs in full (rocket.jpg, 640×427: 214 rows at 1/2) are not reduced.
-        let rocket = try ImageRequestHandler(contentsOf: TestData.photo("rocket.jpg"))
+        let rocket = try ImageRequestHandler(contentsOfFile: TestData.photo("rocket.jpg"))
         XCTAssertEqual(try rocket.picture(for: request).picture, try rocket.image)
     }
 
@@ -88,11 +88,11 @@ final class PhotoToLabelTests: XCTestCase {
         try jpeg.prefix(jpeg.count / 3).write(to: URL(fileURLWithPath: broken))
         let paths = photos.map(TestData.photo) + [broken, "/nonexistent/photo.jpg", TestData.photo("red_panda.jpg")]
         let request = try top5Request()
-        let expected = try paths.map { path in try? ImageRequestHandler(contentsOf: path).performAndWait(request) }
+        let expected = try paths.map { path in try? ImageRequestHandler(contentsOfFile: path).performAndWait(request) }
 
         for batchSize in [1, 3] {
             let calls = Counter()
-            var copy = request
+            let copy = try top5Request()  // a request of its own: requests are classes
             copy.completionHandler = { _, _ in calls.increment() }
             var seen: [ClassifiedImage] = []
             try copy.classifyAndWait(contentsOf: paths, batchSize: batchSize) { seen.append($0) }
@@ -122,13 +122,13 @@ final class PhotoToLabelTests: XCTestCase {
     func testThePipelinedClassifierKeepsTheLabelsWhileItTriesBothThreadCounts() throws {
         // 2 threads: the first 33 images run in windows on 2 and on 1 inference
         // threads (PipelineThreadSplit), the rest on whichever was faster.
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
             .describing {
-                $0.classLabels = try ClassLabels(contentsOf: TestData.model("labels1000.txt"))
+                $0.classLabels = try ClassLabels(contentsOfFile: TestData.model("labels1000.txt"))
                 $0.imageInput?.cropFraction = 0.875
                 $0.outputKind = .logits
             }
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 5
         let expected = try TestData.expectedTop5()
         let paths = Array(repeating: photos, count: 10).flatMap { $0 }.map(TestData.photo)

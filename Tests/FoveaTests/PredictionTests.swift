@@ -12,12 +12,12 @@ final class PredictionTests: XCTestCase {
         let request = try ClassificationRequest(model: model)
         let name = try XCTUnwrap(model.modelDescription.imageInput?.name)
         return try photos.map { photo in
-            [name: try request.inputTensor(for: try ImageRequestHandler(contentsOf: TestData.photo(photo)).image)]
+            [name: try request.inputTensor(for: try ImageRequestHandler(contentsOfFile: TestData.photo(photo)).image)]
         }
     }
 
     func testAnONNXClassifierWithLabelsGivesClassLabelAndProbabilities() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing { $0.classLabels = try .imageNet1k }
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).describing { $0.classLabels = try .imageNet1k }
         let input = try XCTUnwrap(inputs(for: model, photos: ["red_panda.jpg"]).first)
         let prediction = try model.prediction(from: input)
         XCTAssertEqual(prediction.outputs, try model.predict(input), "the raw outputs are all there")
@@ -35,7 +35,7 @@ final class PredictionTests: XCTestCase {
     }
 
     func testACoreMLClassifierGivesItsOwnLabels() throws {
-        let model = try Model(contentsOf: TestData.model("coreml/SqueezeNet11.mlmodel"))
+        let model = try Model(contentsOfFile: TestData.model("coreml/SqueezeNet11.mlmodel"))
         let input = try XCTUnwrap(inputs(for: model, photos: ["red_panda.jpg"]).first)
         let prediction = try model.prediction(from: input)
         XCTAssertEqual(prediction.classLabel?.hasPrefix("lesser panda"), true, "\(prediction.classLabel ?? "nil")")
@@ -44,7 +44,7 @@ final class PredictionTests: XCTestCase {
     }
 
     func testAModelWithoutLabelsGivesOnlyItsOutputs() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let input = try XCTUnwrap(inputs(for: model, photos: ["red_panda.jpg"]).first)
         let prediction = try model.prediction(from: input)
         XCTAssertNil(prediction.classLabel)
@@ -53,7 +53,7 @@ final class PredictionTests: XCTestCase {
     }
 
     func testABatchEqualsOneAtATime() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
             .describing { $0.classLabels = try .imageNet1k }
         let batch = try inputs(for: model, photos: photos)
         XCTAssertNotNil(Model.stacked(batch), "same shapes: one stacked run")
@@ -72,7 +72,7 @@ final class PredictionTests: XCTestCase {
     }
 
     func testInputsThatCannotBeStackedRunOneAtATime() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing { $0.classLabels = try .imageNet1k }
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).describing { $0.classLabels = try .imageNet1k }
         let one = try inputs(for: model, photos: ["red_panda.jpg"])[0]
         let pair = try model.predict(["data": Tensor(shape: [2, 3, 224, 224], repeating: 0.5)])
         let batch: [[String: Tensor]] = [one, ["data": Tensor(shape: [2, 3, 224, 224], repeating: 0.5)]]
@@ -100,7 +100,7 @@ final class PredictionTests: XCTestCase {
     }
 
     func testAFailingBatchThrowsTheFirstInputsError() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let good = try inputs(for: model, photos: ["red_panda.jpg"])[0]
         let tooSmall = Tensor(shape: [1, 3, 2, 2], repeating: 0)
         XCTAssertThrowsError(try model.predictions(fromBatch: [good, ["data": tooSmall]])) { error in
@@ -114,11 +114,11 @@ final class BatchClassificationTests: XCTestCase {
     private let photos = ["red_panda.jpg", "coffee.png", "chelsea_cat.png", "rocket.jpg"]
 
     func testABatchGivesEachImagesObservationsAsOneAtATime() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"), configuration: ModelConfiguration(threads: 2))
             .describing { $0.classLabels = try .imageNet1k }
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 3
-        let handlers = try photos.map { try ImageRequestHandler(contentsOf: TestData.photo($0)) }
+        let handlers = try photos.map { try ImageRequestHandler(contentsOfFile: TestData.photo($0)) }
         let batched = try ImageRequestHandler.performAndWait(request, on: handlers)
         XCTAssertEqual(batched.count, photos.count)
         for (index, handler) in handlers.enumerated() {
@@ -137,11 +137,11 @@ final class BatchClassificationTests: XCTestCase {
             var successes = 0, failures = 0
         }
         let count = Count()
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let request = try ClassificationRequest(model: model) { _, result in
             count.lock.withLock { if case .success = result { count.successes += 1 } else { count.failures += 1 } }
         }
-        let handlers = try photos.prefix(2).map { try ImageRequestHandler(contentsOf: TestData.photo($0)) }
+        let handlers = try photos.prefix(2).map { try ImageRequestHandler(contentsOfFile: TestData.photo($0)) }
         _ = try ImageRequestHandler.performAndWait(request, on: handlers)
         XCTAssertEqual(count.successes, 2)
         XCTAssertEqual(count.failures, 0)

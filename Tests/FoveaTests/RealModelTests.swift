@@ -18,12 +18,12 @@ final class RealModelTests: XCTestCase {
 
     private func checkModel(file: String, expectedSuffix: String, key: String, labels labelFile: String,
                             normalization: PixelNormalization, outputsLogits: Bool) throws {
-        let labels = try ClassLabels(contentsOf: TestData.model(labelFile))
-        let model = try Model(contentsOf: TestData.model(file)).describing {
+        let labels = try ClassLabels(contentsOfFile: TestData.model(labelFile))
+        let model = try Model(contentsOfFile: TestData.model(file)).describing {
             $0.classLabels = labels
             $0.imageInput?.normalization = normalization
         }
-        var request = try ClassificationRequest(model: model)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 5
         let expectedTop5 = try TestData.expectedTop5()
         let input = try XCTUnwrap(model.primaryInput).name
@@ -51,7 +51,7 @@ final class RealModelTests: XCTestCase {
     }
 
     func testBatchOfThreeEqualsThreeSingleRuns() throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let images = try ["red_panda", "coffee", "rocket"].map { try ImageDecoder.decode(contentsOf: TestData.photo("\($0).224.ppm")) }
         let batch = try PixelNormalization.imageNet.tensor(from: images)
         XCTAssertEqual(batch.shape, [3, 3, 224, 224])

@@ -83,10 +83,10 @@ final class ResidualConvolutionTests: XCTestCase {
     func testTinyResNetFusedMatchesUnfusedOnEveryBackend() throws {
         let url = TestData.model("coreml/TinyResNet.onnx")
         for backend in ["kernels", "simd", "blas", "reference"] {
-            let fused = try Model(contentsOf: url, configuration: ModelConfiguration(backends: [backend], threads: 2))
+            let fused = try Model(contentsOfFile: url, configuration: ModelConfiguration(backends: [backend], threads: 2))
             var unfusedConfiguration = ModelConfiguration(backends: [backend], threads: 2)
             unfusedConfiguration.optimizations = OptimizationOptions(fuseActivations: false)
-            let unfused = try Model(contentsOf: url, configuration: unfusedConfiguration)
+            let unfused = try Model(contentsOfFile: url, configuration: unfusedConfiguration)
             XCTAssertEqual(fused.graph.opHistogram["Add"], nil, backend)
             XCTAssertEqual(unfused.graph.opHistogram["Add"], 2, backend)
             let plan = try fused.plan()

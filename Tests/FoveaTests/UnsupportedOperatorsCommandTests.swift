@@ -29,7 +29,7 @@ final class UnsupportedOperatorsCommandTests: XCTestCase {
 
     func testLoadErrorNamesBothOpsWithCounts() throws {
         let path = try patchedSqueezeNet()
-        XCTAssertThrowsError(try Model(contentsOf: path)) { error in
+        XCTAssertThrowsError(try Model(contentsOfFile: path)) { error in
             let message = String(describing: error)
             XCTAssertEqual((error as? FoveaError)?.kind, .unsupported, message)
             XCTAssertTrue(message.hasPrefix("\(path): 2 unsupported ops: 'Relx' (opset 13) ×26 at nodes '"), message)

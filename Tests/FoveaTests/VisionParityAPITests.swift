@@ -13,11 +13,11 @@ final class VisionParityAPITests: XCTestCase {
     func testModelAndHandlerAndLabelsLoadFromFileURLs() throws {
         let model = try Model(contentsOf: squeezeNet).describing { $0.classLabels = try ClassLabels(contentsOf: URL(fileURLWithPath: TestData.model("labels1000.txt"))) }
         XCTAssertEqual(model.path, squeezeNet.path)
-        XCTAssertEqual(model.graph.nodes.count, try Model(contentsOf: squeezeNet.path).graph.nodes.count)
-        var request = try ClassificationRequest(model: model)
+        XCTAssertEqual(model.graph.nodes.count, try Model(contentsOfFile: squeezeNet.path).graph.nodes.count)
+        let request = try ClassificationRequest(model: model)
         request.maximumObservations = 1
         let photo = URL(fileURLWithPath: TestData.photo("red_panda.jpg"))
-        for handler in [try ImageRequestHandler(contentsOf: photo), try ImageRequestHandler(contentsOf: photo.path)] {
+        for handler in [try ImageRequestHandler(contentsOf: photo), try ImageRequestHandler(contentsOfFile: photo.path)] {
             XCTAssertEqual(handler.source, photo.path)
             XCTAssertEqual(try handler.performAndWait(request).first?.identifier.hasPrefix("lesser panda"), true)
         }
@@ -51,27 +51,27 @@ final class VisionParityAPITests: XCTestCase {
 
     func testResultsAfterPerformingSeveralRequests() throws {
         let model = try Model(contentsOf: squeezeNet).describing { $0.classLabels = try .imageNet1k }
-        var top1 = try ClassificationRequest(model: model)
+        let top1 = try ClassificationRequest(model: model)
         top1.maximumObservations = 1
-        var top3 = try ClassificationRequest(model: model)
+        let top3 = try ClassificationRequest(model: model)
         top3.maximumObservations = 3
         XCTAssertNil(top1.results, "no results before the first perform")
-        let handler = try ImageRequestHandler(contentsOf: TestData.photo("coffee.png"))
+        let handler = try ImageRequestHandler(contentsOfFile: TestData.photo("coffee.png"))
         let returned = try handler.performAndWait([top1, top3])
         XCTAssertEqual(top1.results, returned[0])
         XCTAssertEqual(top3.results, returned[1])
         XCTAssertEqual(top1.results?.map(\.identifier), ["espresso"])
         XCTAssertEqual(top3.results?.count, 3)
         // The next perform replaces them.
-        _ = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg")).performAndWait(top1)
+        _ = try ImageRequestHandler(contentsOfFile: TestData.photo("red_panda.jpg")).performAndWait(top1)
         XCTAssertEqual(top1.results?.first?.identifier.hasPrefix("lesser panda"), true)
         XCTAssertEqual(top3.results?.count, 3, "another request's results are its own")
     }
 
     func testResultsAfterAnAsyncPerform() async throws {
-        var request = try ClassificationRequest(model: try Model(contentsOf: squeezeNet))
+        let request = try ClassificationRequest(model: try Model(contentsOf: squeezeNet))
         request.maximumObservations = 2
-        let handler = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg"))
+        let handler = try ImageRequestHandler(contentsOfFile: TestData.photo("red_panda.jpg"))
         let returned = try await handler.perform([request])
         XCTAssertEqual(request.results, returned[0])
         XCTAssertEqual(request.results?.first?.identifier, "class 387")
@@ -82,7 +82,7 @@ final class VisionParityAPITests: XCTestCase {
         let ok = try ClassificationRequest(model: model)
         // A description that feeds SqueezeNet 2×2 pictures: its first convolution has no output.
         let failing = try ClassificationRequest(model: model.describing { $0.imageInput?.width = 2; $0.imageInput?.height = 2 })
-        let handler = try ImageRequestHandler(contentsOf: TestData.photo("red_panda.jpg"))
+        let handler = try ImageRequestHandler(contentsOfFile: TestData.photo("red_panda.jpg"))
         XCTAssertThrowsError(try handler.performAndWait([failing, ok])) { error in
             XCTAssertTrue(error is FoveaError, "\(error)")
         }

@@ -42,7 +42,7 @@ final class ImageClassifierTests: XCTestCase {
 
     func testCoreMLExportClassifiesWithNoFlagsAsTheTrainerDoes() throws {
         try checkExport("mlmodel")
-        let model = try Model(contentsOf: TrainingDataSet.workDirectory + "/four.mlmodel")
+        let model = try Model(contentsOfFile: TrainingDataSet.workDirectory + "/four.mlmodel")
         XCTAssertEqual(model.modelDescription.classifierOutputNames?.label, "classLabel")
         XCTAssertEqual(model.modelDescription.classifierOutputNames?.probabilities, "classLabelProbs")
     }
@@ -54,7 +54,7 @@ final class ImageClassifierTests: XCTestCase {
         let classifier = try Self.classifier()
         let output = TrainingDataSet.workDirectory + "/four.\(format)"
         try classifier.write(to: output)
-        let model = try Model(contentsOf: output)
+        let model = try Model(contentsOfFile: output)
         XCTAssertEqual(model.modelDescription.classLabels?.names, TrainingDataSet.classes)
         let request = try ClassificationRequest(model: model)
         // Every other held-out image (12): one network run each.
@@ -64,7 +64,7 @@ final class ImageClassifierTests: XCTestCase {
         var inputs: [Float] = [], probabilities: [Float] = []
         for (example, vector) in zip(examples, features) {
             let expected = classifier.probabilities(forFeatures: try XCTUnwrap(vector))
-            let input = try request.inputTensor(for: try ImageRequestHandler(contentsOf: example.path).image)
+            let input = try request.inputTensor(for: try ImageRequestHandler(contentsOfFile: example.path).image)
             let scores = try XCTUnwrap(try model.predict([model.graph.inputs[0].name: input])[try XCTUnwrap(model.modelDescription.scoresOutputName)]?.floats)
             // The model's input and Fovea's output, for onnxruntime (scripts/ci/training-check.py).
             inputs += try XCTUnwrap(input.floats)
@@ -87,9 +87,9 @@ final class ImageClassifierTests: XCTestCase {
         let onnx = TrainingDataSet.workDirectory + "/agree.onnx", coreML = TrainingDataSet.workDirectory + "/agree.mlmodel"
         try classifier.write(to: onnx)
         try classifier.write(to: coreML)
-        let a = try ClassificationRequest(model: try Model(contentsOf: onnx))
-        let b = try ClassificationRequest(model: try Model(contentsOf: coreML))
-        let photo = try ImageRequestHandler(contentsOf: TrainingDataSet.models + "/photos/red_panda.jpg")
+        let a = try ClassificationRequest(model: try Model(contentsOfFile: onnx))
+        let b = try ClassificationRequest(model: try Model(contentsOfFile: coreML))
+        let photo = try ImageRequestHandler(contentsOfFile: TrainingDataSet.models + "/photos/red_panda.jpg")
         let pa = try photo.performAndWait(a), pb = try photo.performAndWait(b)
         XCTAssertEqual(pa.map(\.identifier), pb.map(\.identifier))
         for (x, y) in zip(pa, pb) { XCTAssertEqual(x.confidence, y.confidence, accuracy: 1e-5) }

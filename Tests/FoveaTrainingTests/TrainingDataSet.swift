@@ -22,7 +22,7 @@ enum TrainingDataSet {
     /// Writes `count` images per class into `directory/<class>/`, alternating PNG and JPEG.
     static func write(to directory: String, perClass count: Int, seed: UInt64) throws {
         for (c, name) in classes.enumerated() {
-            let photo = try ImageRequestHandler(contentsOf: "\(models)/photos/\(photoFiles[name]!)").image
+            let photo = try ImageRequestHandler(contentsOfFile: "\(models)/photos/\(photoFiles[name]!)").image
             let folder = "\(directory)/\(name)"
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for i in 0..<count {

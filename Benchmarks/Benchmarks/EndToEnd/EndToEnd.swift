@@ -30,7 +30,7 @@ let benchmarks: @Sendable () -> Void = {
 
 /// One image through `model` on `backend`, per iteration.
 func run(model name: String, backend: String, _ benchmark: Benchmark) throws {
-    let model = try Model(contentsOf: "\(models)/\(name).onnx", configuration: ModelConfiguration(backends: [backend]))
+    let model = try Model(contentsOfFile: "\(models)/\(name).onnx", configuration: ModelConfiguration(backends: [backend]))
     let image = try ImageDecoder.decode(contentsOf: "\(models)/photos/red_panda.224.ppm")
     let input = try PixelNormalization.imageNet.tensor(from: [image])
     benchmark.startMeasurement()

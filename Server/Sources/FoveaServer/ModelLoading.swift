@@ -9,7 +9,7 @@ extension ServedModel {
         try options.models.map { source in
             var configuration = options.modelConfiguration
             if let precision = options.precisions[source.name] { configuration.precision = precision }
-            var model = try Model(contentsOf: source.path, configuration: configuration)
+            var model = try Model(contentsOfFile: source.path, configuration: configuration)
             if let labels = options.labels[source.name] {
                 model = try model.describing { $0.classLabels = try ClassLabels(namedOrAt: labels) }
             } else if !model.hasClassLabels, model.modelDescription.imageInput != nil,

@@ -7,7 +7,7 @@ import XCTest
 /// A served SqueezeNet 1.1 against the library: tensors as `Model.predict`
 /// gives them, photos as `ClassificationRequest` classifies them.
 final class ServedModelTests: XCTestCase {
-    static let loaded = Result { try Model(contentsOf: TestModels.squeezenet).describing { $0.classLabels = try .imageNet1k } }
+    static let loaded = Result { try Model(contentsOfFile: TestModels.squeezenet).describing { $0.classLabels = try .imageNet1k } }
 
     private func served(maxBatchSize: Int = 4) throws -> ServedModel {
         try ServedModel(name: "squeezenet", model: try Self.loaded.get(), batching: .init(maxBatchSize: maxBatchSize, maxQueueDelay: .milliseconds(1)))
@@ -56,9 +56,9 @@ final class ServedModelTests: XCTestCase {
         let response = try await model.infer(request)
         guard case .bytes(let entries) = response.outputs[0].tensor.elements else { return XCTFail("not BYTES") }
         XCTAssertEqual(response.outputs[0].tensor.shape, [1, 3])
-        var classify = try ClassificationRequest(model: try Self.loaded.get())
+        let classify = try ClassificationRequest(model: try Self.loaded.get())
         classify.maximumObservations = 3
-        let expected = try await ImageRequestHandler(contentsOf: TestModels.redPanda).perform(classify)
+        let expected = try await ImageRequestHandler(contentsOfFile: TestModels.redPanda).perform(classify)
         XCTAssertEqual(entries.map { String(decoding: $0, as: UTF8.self) },
                        expected.map { observation in
                            let index = try? XCTUnwrap(ClassLabels.imageNet1k.names.firstIndex(of: observation.identifier))

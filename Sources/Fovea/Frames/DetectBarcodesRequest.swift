@@ -13,23 +13,43 @@ import FoveaFrames
 /// try await handler.perform([classify, barcodes] as [any ImageRequest])
 /// for code in barcodes.results ?? [] { print(code.symbology, code.payloadStringValue ?? "") }
 /// ```
-public struct DetectBarcodesRequest: ImageRequest {
+///
+/// A class, as ``ClassificationRequest`` is: every reference sees the same
+/// settings and ``results``.
+public final class DetectBarcodesRequest: ImageRequest {
     /// Called after each perform with the observations or the error.
     public typealias CompletionHandler = @Sendable (DetectBarcodesRequest, Result<[BarcodeObservation], any Error>) -> Void
 
     /// The kinds of code to report; `nil` (the default) reports every kind.
-    public var symbologies: [BarcodeSymbology]?
+    public var symbologies: [BarcodeSymbology]? {
+        get { settings.value.symbologies }
+        set { settings.update { $0.symbologies = newValue } }
+    }
     /// The part of the upright image to search (normalized, origin at the lower
     /// left); the whole image by default. Bounding boxes are relative to it.
-    public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    public var regionOfInterest: CGRect {
+        get { settings.value.regionOfInterest }
+        set { settings.update { $0.regionOfInterest = newValue } }
+    }
     /// Called after each perform.
-    public var completionHandler: CompletionHandler?
+    public var completionHandler: CompletionHandler? {
+        get { settings.value.completionHandler }
+        set { settings.update { $0.completionHandler = newValue } }
+    }
 
-    private let latest = ResultsSlot<BarcodeObservation>()
+    /// What a perform reads, once, when it starts.
+    private struct Settings: Sendable {
+        var symbologies: [BarcodeSymbology]?
+        var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+        var completionHandler: CompletionHandler?
+    }
+
+    private let settings: Locked<Settings>
+    private let latest = Locked<[BarcodeObservation]?>(nil)
 
     /// Creates a request for every symbology zbar reads (set ``symbologies`` to filter); `completionHandler` runs after each perform.
     public init(completionHandler: CompletionHandler? = nil) {
-        self.completionHandler = completionHandler
+        settings = Locked(Settings(completionHandler: completionHandler))
     }
 
     /// The codes found by the last perform; `nil` before the first and after a failed one.
@@ -37,11 +57,12 @@ public struct DetectBarcodesRequest: ImageRequest {
 
     /// The codes in an upright image, inside ``regionOfInterest``.
     public func observations(for image: RGBImage) throws -> [BarcodeObservation] {
-        let region = try regionOfInterest.crop(image)
+        let settings = settings.value
+        let region = try settings.regionOfInterest.crop(image)
         let width = Double(region.width), height = Double(region.height)
         return try BarcodeScanner.scan(region).compactMap { code in
             let symbology = BarcodeSymbology(zbarName: code.symbologyName)
-            if let symbologies, !symbologies.contains(symbology) { return nil }
+            if let symbologies = settings.symbologies, !symbologies.contains(symbology) { return nil }
             // Pixel points (y down) -> a normalized box (y up); a point is a whole pixel.
             let xs = code.points.map(\.x), ys = code.points.map(\.y)
             let left = Double(xs.min() ?? 0), right = Double((xs.max() ?? 0) + 1)

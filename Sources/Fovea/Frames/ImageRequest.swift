@@ -8,6 +8,9 @@
 /// try await handler.perform([classify, barcodes] as [any ImageRequest])
 /// let labels = classify.results ?? [], codes = barcodes.results ?? []
 /// ```
-public protocol ImageRequest: Sendable {}
+///
+/// Requests are classes (as Vision's are), so that a perform can set the
+/// `results` of the request the caller holds.
+public protocol ImageRequest: AnyObject, Sendable {}
 
 extension ClassificationRequest: ImageRequest {}

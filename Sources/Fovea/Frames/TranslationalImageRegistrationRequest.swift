@@ -15,7 +15,10 @@ import FoveaFrames
 /// Both images must have the same size. The result is in
 /// ``ImageTranslationAlignmentObservation``'s convention: the shift that moves
 /// the targeted image onto the handler's, x right, y up.
-public struct TranslationalImageRegistrationRequest: ImageRequest {
+///
+/// A class, as ``ClassificationRequest`` is: every reference sees the same
+/// settings and ``results``.
+public final class TranslationalImageRegistrationRequest: ImageRequest {
     /// Called after each perform with the observation or the error.
     public typealias CompletionHandler = @Sendable (TranslationalImageRegistrationRequest, Result<[ImageTranslationAlignmentObservation], any Error>) -> Void
 
@@ -24,23 +27,36 @@ public struct TranslationalImageRegistrationRequest: ImageRequest {
     /// The longer side of the grid the images are analysed on (a 640×480 pair
     /// at the default 320 is analysed at 320×240); larger is slower and no
     /// more accurate on ordinary video.
-    public var analysisMaxSide = PhaseCorrelator.defaultMaxSide
+    public var analysisMaxSide: Int {
+        get { settings.value.analysisMaxSide }
+        set { settings.update { $0.analysisMaxSide = newValue } }
+    }
     /// Called after each perform.
-    public var completionHandler: CompletionHandler?
+    public var completionHandler: CompletionHandler? {
+        get { settings.value.completionHandler }
+        set { settings.update { $0.completionHandler = newValue } }
+    }
 
-    private let latest = ResultsSlot<ImageTranslationAlignmentObservation>()
+    /// What a perform reads, once, when it starts.
+    private struct Settings: Sendable {
+        var analysisMaxSide = PhaseCorrelator.defaultMaxSide
+        var completionHandler: CompletionHandler?
+    }
+
+    private let settings: Locked<Settings>
+    private let latest = Locked<[ImageTranslationAlignmentObservation]?>(nil)
 
     /// The targeted image as pixels already upright.
     public init(targetedImage: RGBImage, completionHandler: CompletionHandler? = nil) {
         self.targetedImage = targetedImage
-        self.completionHandler = completionHandler
+        settings = Locked(Settings(completionHandler: completionHandler))
     }
 
     /// The upright image of another handler (decoded and oriented by it).
     ///
     /// - Throws: `.invalidImage` if the handler's pixel data is damaged (a JPEG's
     ///   pixels are decoded on first use).
-    public init(targetedImage handler: ImageRequestHandler, completionHandler: CompletionHandler? = nil) throws {
+    public convenience init(targetedImage handler: ImageRequestHandler, completionHandler: CompletionHandler? = nil) throws {
         self.init(targetedImage: try handler.image, completionHandler: completionHandler)
     }
 

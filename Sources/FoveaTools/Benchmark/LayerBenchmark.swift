@@ -21,7 +21,7 @@ import FoveaCore
 /// A layer run alone finds its data in cache, so it can pass 100% too.
 ///
 /// ```swift
-/// let model = try Model(contentsOf: "squeezenet1.1.onnx")
+/// let model = try Model(contentsOfFile: "squeezenet1.1.onnx")
 /// let benchmark = try LayerBenchmark(model: model)
 /// let result = try benchmark.run(backends: BackendRegistry.standard.backends, threads: 1, runs: 20)
 /// for layer in result.layers { print(layer.op, layer.shape, layer.backends.map(\.milliseconds)) }

@@ -22,7 +22,7 @@ final class BarcodeTests: XCTestCase {
     /// box (normalized, origin at the lower left) over the code's modules.
     func testCodesAreReadWithTheirBoxes() throws {
         for (name, entry) in try expected() {
-            let handler = try ImageRequestHandler(contentsOf: path(name))
+            let handler = try ImageRequestHandler(contentsOfFile: path(name))
             let request = DetectBarcodesRequest()
             try handler.performAndWait([request] as [any ImageRequest])
             let found = try XCTUnwrap(request.results, name)
@@ -58,11 +58,11 @@ final class BarcodeTests: XCTestCase {
     /// without its EXIF orientation, the box is elsewhere.
     func testEXIFOrientationIsAppliedBeforeDetection() throws {
         let upright = DetectBarcodesRequest(), rotated = DetectBarcodesRequest(), raw = DetectBarcodesRequest()
-        try ImageRequestHandler(contentsOf: path("ean13.png")).performAndWait([upright] as [any ImageRequest])
-        let handler = try ImageRequestHandler(contentsOf: path("ean13_exif_rotated.png"))
+        try ImageRequestHandler(contentsOfFile: path("ean13.png")).performAndWait([upright] as [any ImageRequest])
+        let handler = try ImageRequestHandler(contentsOfFile: path("ean13_exif_rotated.png"))
         XCTAssertEqual(handler.orientation, .right)
         try handler.performAndWait([rotated] as [any ImageRequest])
-        try ImageRequestHandler(contentsOf: path("ean13_exif_rotated.png"), orientation: .up).performAndWait([raw] as [any ImageRequest])
+        try ImageRequestHandler(contentsOfFile: path("ean13_exif_rotated.png"), orientation: .up).performAndWait([raw] as [any ImageRequest])
         let a = try XCTUnwrap(upright.results?.first?.boundingBox), b = try XCTUnwrap(rotated.results?.first?.boundingBox)
         XCTAssertEqual(a.minX, b.minX, accuracy: 0.01)
         XCTAssertEqual(a.maxX, b.maxX, accuracy: 0.01)
@@ -74,21 +74,21 @@ final class BarcodeTests: XCTestCase {
     func testBarcodesRunBesideClassificationOnOneHandler() throws {
         let classify = try ClassificationRequest(model: TestImages.tinyModel(labels: ["a", "b", "c", "d", "e", "f"]))
         let barcodes = DetectBarcodesRequest()
-        let handler = try ImageRequestHandler(contentsOf: path("qr.png"))
+        let handler = try ImageRequestHandler(contentsOfFile: path("qr.png"))
         try handler.performAndWait([classify, barcodes])
         XCTAssertEqual(classify.results?.count, 6)
         XCTAssertEqual(try classify.results, try classify.observations(for: handler.image))
         XCTAssertEqual(barcodes.results?.map(\.payloadStringValue), ["https://fovea.example/item/42"])
         // symbologies filters.
-        var onlyEAN = DetectBarcodesRequest()
+        let onlyEAN = DetectBarcodesRequest()
         onlyEAN.symbologies = [.ean13]
         XCTAssertEqual(try onlyEAN.observations(for: handler.image), [])
     }
 
     /// A region of interest limits the search, and boxes are relative to it.
     func testRegionOfInterestLimitsTheSearchAndFramesTheBox() throws {
-        let image = try ImageRequestHandler(contentsOf: path("qr.png")).image  // QR at x 60..<176, y 40..<156 of 400×300
-        var request = DetectBarcodesRequest()
+        let image = try ImageRequestHandler(contentsOfFile: path("qr.png")).image  // QR at x 60..<176, y 40..<156 of 400×300
+        let request = DetectBarcodesRequest()
         request.regionOfInterest = CGRect(x: 0.5, y: 0, width: 0.5, height: 1)  // the right half: no code
         XCTAssertEqual(try request.observations(for: image), [])
         request.regionOfInterest = CGRect(x: 0, y: 0.4, width: 0.5, height: 0.6)  // columns 0..<200, rows 0..<180

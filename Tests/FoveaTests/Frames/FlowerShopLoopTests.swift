@@ -10,7 +10,7 @@ final class FlowerShopLoopTests: XCTestCase {
         var classified: [(frame: Int, label: String, codes: [String?])] = []
         var frameNumber = 0
 
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx")).describing { $0.classLabels = try .imageNet1k }
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx")).describing { $0.classLabels = try .imageNet1k }
         let classify = try ClassificationRequest(model: model)
         let barcodes = DetectBarcodesRequest()
         let sequence = SequenceRequestHandler()

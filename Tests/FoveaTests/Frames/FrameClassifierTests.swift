@@ -12,7 +12,7 @@ final class FrameClassifierTests: XCTestCase {
     /// Frames offered faster than SqueezeNet runs: the first starts, the newest
     /// waits, the ones in between are dropped and counted; the last is never lost.
     func testFramesOfferedWhileBusyAreDroppedAndCounted() async throws {
-        let model = try Model(contentsOf: TestData.model("squeezenet1.1.onnx"))
+        let model = try Model(contentsOfFile: TestData.model("squeezenet1.1.onnx"))
         let classifier = try FrameClassifier(request: ClassificationRequest(model: model))
         let frame = try FrameTestSupport.photo("red_panda.jpg")
         var dispositions: [FrameClassifier.Disposition] = []
@@ -75,7 +75,7 @@ final class FrameClassifierTests: XCTestCase {
 
     /// Barcodes found in a classified frame come with its result.
     func testBarcodesComeWithTheFrame() async throws {
-        let image = try ImageRequestHandler(contentsOf: BarcodeTests.directory.appendingPathComponent("qr.png").path).image
+        let image = try ImageRequestHandler(contentsOfFile: BarcodeTests.directory.appendingPathComponent("qr.png").path).image
         let classifier = try FrameClassifier(request: ClassificationRequest(model: TestImages.tinyModel()), barcodes: DetectBarcodesRequest())
         try classifier.offer(image)
         classifier.finish()

@@ -36,7 +36,7 @@ enum FrameTestSupport {
 
     /// The photo, decoded (and upright).
     static func photo(_ name: String) throws -> RGBImage {
-        try ImageRequestHandler(contentsOf: TestData.photo(name)).image
+        try ImageRequestHandler(contentsOfFile: TestData.photo(name)).image
     }
 
     /// A YUV4MPEG2 stream of `frames` (4:2:0, BT.601 studio range, as ffmpeg writes).

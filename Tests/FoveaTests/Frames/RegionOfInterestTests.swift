@@ -46,7 +46,7 @@ final class RegionOfInterestTests: XCTestCase {
     /// The crop-and-scale option applies inside the region: a centre crop of the
     /// region is exactly the centre crop of the cropped image.
     func testClassificationRequestPreparesTheRegionThenCropsAndScales() throws {
-        var request = try ClassificationRequest(model: TestImages.tinyModel())  // 16×16 input
+        let request = try ClassificationRequest(model: TestImages.tinyModel())  // 16×16 input
         let image = try coordinates(width: 64, height: 48)
         request.regionOfInterest = CGRect(x: 0.5, y: 0, width: 0.5, height: 0.5)  // lower right: columns 32..<64, rows 24..<48
         let region = try image.cropped(x: 32, y: 24, width: 32, height: 24)
@@ -74,7 +74,7 @@ final class RegionOfInterestTests: XCTestCase {
         XCTAssertEqual(withROI.status, 0, withROI.stderr)
         let directory = try TestData.temporaryDirectory()
         let cropped = directory.appendingPathComponent("cropped.png").path
-        let image = try ImageRequestHandler(contentsOf: photo).image
+        let image = try ImageRequestHandler(contentsOfFile: photo).image
         try ImageEncoder.encode(try image.cropped(toNormalizedRegion: 0.25, 0.2, 0.5, 0.6), forPath: cropped).write(to: URL(fileURLWithPath: cropped))
         let plain = try TestData.runFovea(["classify", "--model", model, "--labels", "imagenet", "--top", "1", "--json", cropped])
         XCTAssertEqual(plain.status, 0, plain.stderr)

@@ -38,7 +38,7 @@ func measure(tasks: Int, total: Int) async throws -> Double {
         for task in 0..<tasks {
             group.addTask {
                 for index in stride(from: task, to: total, by: tasks) {
-                    let handler = try ImageRequestHandler(contentsOf: files[index % files.count])
+                    let handler = try ImageRequestHandler(contentsOfFile: files[index % files.count])
                     let observations = try await handler.perform(request)
                     precondition(!observations.isEmpty)
                 }

@@ -12,7 +12,7 @@ guard let path = arguments.first else {
 }
 let threads = arguments.dropFirst().first.flatMap(Int.init) ?? 1
 let runs = arguments.dropFirst(2).first.flatMap(Int.init) ?? 50
-let model = try Model(contentsOf: path, configuration: ModelConfiguration(threads: threads))
+let model = try Model(contentsOfFile: path, configuration: ModelConfiguration(threads: threads))
 guard let image = model.modelDescription.imageInput else {
     print("error: \(path) has no image input")
     exit(1)

@@ -11,7 +11,7 @@ guard arguments.count >= 2 else {
     exit(64)
 }
 let model = try Model(contentsOf: URL(fileURLWithPath: arguments[0])).describing { $0.classLabels = try .imageNet1k }
-var top = try ClassificationRequest(model: model)
+let top = try ClassificationRequest(model: model)
 top.maximumObservations = 1
 let request = top
 let photos = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
