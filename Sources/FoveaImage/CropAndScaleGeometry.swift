@@ -7,7 +7,7 @@ import FoveaCore
 /// ``top``) on a black ``canvasWidth`` × ``canvasHeight`` canvas.
 ///
 /// This is the one place the crop-and-scale arithmetic lives: the picture
-/// (``RGBImage/rendered(_:)``), the fused tensor path
+/// (``RGBImage/rendered(_:threads:)``), the fused tensor path
 /// (``PixelNormalization/tensor(from:geometry:threads:)``) and the choice of
 /// a reduced JPEG decode (``keepsFullResolution(forImageWidth:height:)``,
 /// ``reduced(by:imageWidth:imageHeight:)``) all read it.

@@ -19,11 +19,22 @@ What counts as documented:
 
 Enum cases are public declarations like any other and need a comment too.
 scripts/ci/docs.sh runs this over every library module, so CI fails on a gap.
+
+It also fails when a top-level public type of `import Fovea` (Fovea's own, and each
+type Sources/Fovea/Exports.swift re-exports) is not curated: named as ``Type`` in a
+`## Topics` section of the DocC catalog, Sources/Fovea/Fovea.docc. DocC would still
+give it a page, but in an automatic "Structures" or "Enumerations" group.
 """
 import glob
 import json
 import os
+import re
 import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+CATALOG = os.path.join(ROOT, "Sources", "Fovea", "Fovea.docc")
+EXPORTS = os.path.join(ROOT, "Sources", "Fovea", "Exports.swift")
+TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias", "swift.actor"}
 
 # The modules of the library products (Fovea and what it is built from,
 # FoveaTraining, FoveaBatching, FoveaTools). Not the executables' (fovea,
@@ -32,6 +43,28 @@ LIBRARY_MODULES = [
     "Fovea", "FoveaCore", "FoveaImage", "FoveaONNX", "FoveaCoreML", "FoveaFrames",
     "FoveaKernelsBackend", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaBatching", "FoveaTraining", "FoveaTools",
 ]
+
+
+def uncurated_types(directory):
+    """Top-level public types of `import Fovea` that no `## Topics` section of the catalog names."""
+    with open(os.path.join(directory, "Fovea.symbols.json")) as f:
+        graph = json.load(f)
+    types = {s["pathComponents"][0] for s in graph.get("symbols", [])
+             if len(s["pathComponents"]) == 1 and s["kind"]["identifier"] in TYPE_KINDS
+             and not s.get("spi") and s.get("accessLevel") in ("public", "open")}
+    for line in open(EXPORTS, encoding="utf-8"):
+        match = re.match(r"\s*@_exported\s+import\s+(struct|class|enum|protocol|typealias)\s+\w+\.(\w+)", line)
+        if match:
+            types.add(match.group(2))
+    curated = set()
+    for path in glob.glob(os.path.join(CATALOG, "**", "*.md"), recursive=True):
+        topics = False
+        for line in open(path, encoding="utf-8"):
+            if line.startswith("## "):
+                topics = line.strip() == "## Topics"
+            elif topics:
+                curated.update(re.findall(r"^\s*-\s*``([A-Za-z0-9_]+)``", line))
+    return sorted(types - curated)
 
 
 def main():
@@ -81,12 +114,23 @@ def main():
                 missing.append(f"{file}:{line}: {kind.replace('swift.', '')} {name}")
     for entry in sorted(missing):
         print(entry)
+    status = 0
     if missing:
         print(f"doc-coverage: {len(missing)} of {total} public symbols of "
               f"{', '.join(modules)} have no /// comment")
-        return 1
-    print(f"ok: all {total} public symbols of the library modules have a /// comment")
-    return 0
+        status = 1
+    else:
+        print(f"ok: all {total} public symbols of the library modules have a /// comment")
+    if "Fovea" in modules:
+        uncurated = uncurated_types(directory)
+        for name in uncurated:
+            print(f"Sources/Fovea/Fovea.docc: public type {name} of import Fovea is under no ## Topics heading")
+        if uncurated:
+            print(f"doc-coverage: {len(uncurated)} public types of import Fovea are not curated in the DocC catalog's Topics")
+            status = 1
+        else:
+            print("ok: every public type of import Fovea is curated under a DocC Topics heading")
+    return status
 
 
 if __name__ == "__main__":
