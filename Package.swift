@@ -13,6 +13,9 @@ let package = Package(
         // For backend plugins: the `Backend` protocol and the types its requirements mention
         // (kept out of `import Fovea` so that `Node`, `Op`, `RunContext` stay out of users' namespaces).
         .library(name: "FoveaPlugins", targets: ["FoveaPlugins"]),
+        // Frames: barcodes (zbar), image registration (FFTW), sequences, a frame classifier and
+        // YUV4MPEG2 video; `import FoveaFrames`. Kept out of `Fovea`, which then needs neither library.
+        .library(name: "FoveaFrames", targets: ["FoveaFrames"]),
         .executable(name: "fovea", targets: ["fovea"]),
         // The CLI's tooling (benchmarks, parity, conformance, inspect reports, .npy files); not part of `Fovea`.
         .library(name: "FoveaTools", targets: ["FoveaTools"]),
@@ -57,10 +60,12 @@ let package = Package(
         .target(name: "FoveaImage", dependencies: ["FoveaCore", "CTurboJPEG", "CPNG", "CHEIF", "CWebP", "CLCMS2", "CZlib"]),
 
         // Video frames: phase-correlation registration (FFTW, single precision),
-        // barcode scanning (zbar), YUV4MPEG2 reading. `Fovea` wraps them in requests.
+        // barcode scanning (zbar), YUV4MPEG2 reading, and Vision's requests over them
+        // (Requests/: performed by Fovea's ImageRequestHandler). Its own product: `Fovea`
+        // does not depend on it.
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
-        .target(name: "FoveaFrames", dependencies: ["FoveaCore", "FoveaImage", "CFFTW", "CZBar"]),
+        .target(name: "FoveaFrames", dependencies: ["Fovea", "FoveaCore", "FoveaImage", "CFFTW", "CZBar"]),
 
         // The backends, one folder each under Sources/Backends (the reference
         // backend stays in FoveaCore: the planner falls back to it and the
@@ -96,7 +101,7 @@ let package = Package(
         // Resources/: the 1000 ImageNet labels (ClassLabels.imageNet1k, `--labels imagenet`).
         .target(
             name: "Fovea",
-            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaFrames", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaKernelsBackend"],
+            dependencies: ["FoveaCore", "FoveaONNX", "FoveaCoreML", "FoveaImage", "FoveaPortableBackend", "FoveaBLASBackend", "FoveaKernelsBackend"],
             resources: [.copy("Resources/imagenet1k-labels.txt")]
         ),
 
@@ -121,7 +126,7 @@ let package = Package(
 
         .executableTarget(
             name: "fovea",
-            dependencies: ["Fovea", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Fovea", "FoveaFrames", "FoveaTools", "FoveaCore", "FoveaImage", "FoveaTraining", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // Many classifications from many tasks in one process: resident memory and

@@ -45,5 +45,3 @@
 // What the ONNX loader reads, and what a model uses that it does not (`fovea inspect`).
 @_exported import enum FoveaONNX.ONNXOperatorSupport
 @_exported import struct FoveaONNX.UnsupportedONNXOperator
-// Video frames from a YUV4MPEG2 stream (`ffmpeg -f yuv4mpegpipe`), for `fovea stream` and users alike.
-@_exported import class FoveaFrames.Y4MReader

@@ -2,6 +2,7 @@ import ArgumentParser
 @_spi(Internals) import Fovea
 import Foundation
 import FoveaImage
+import FoveaFrames
 
 struct Classify: ParsableCommand {
     static let configuration = CommandConfiguration(

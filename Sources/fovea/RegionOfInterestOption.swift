@@ -1,6 +1,7 @@
 import ArgumentParser
 @_spi(Internals) import Fovea
 import Foundation
+import FoveaFrames
 
 /// `--roi x,y,w,h`: a normalized region of interest, origin at the lower left (Vision's).
 struct RegionOfInterestOption: ExpressibleByArgument {

@@ -1,6 +1,7 @@
 import ArgumentParser
 @_spi(Internals) import Fovea
 import Foundation
+import FoveaFrames
 
 struct Stream: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -10,18 +10,22 @@
 #    (Graph, ExecutionPlan, passes, the memory planner, ...), on each tooling
 #    type of FoveaTools (benchmarks, parity, conformance, inspect reports, .npy
 #    files) and on each plugin type FoveaPlugins re-exports (Node, Op,
-#    RunContext, ...), one "cannot find type" error per name; and the
+#    RunContext, ...) and each frame type of FoveaFrames (DetectBarcodesRequest,
+#    Y4MReader, ...), one "cannot find type" error per name; and the
 #    `@_spi(Internals)` and `package` members (model.graph, model.plan(),
 #    model.predict, softmax) are not reachable;
-# 3. with `import FoveaCore`, `import FoveaImage` and `import FoveaTools`,
+# 3. with `import FoveaCore`, `import FoveaImage`, `import FoveaTools` and `import FoveaFrames`,
 #    they are found (so 2 failed for the right reason, not because the
 #    modules could not be loaded);
 # 4. the `Fovea` product's targets, followed through their dependencies in
-#    the manifest, do not include FoveaTools (the library does not build it);
+#    the manifest, include neither FoveaTools nor FoveaFrames and its FFTW and
+#    zbar modules (the library does not build them);
 # 5. top-level code (a main.swift) gets the asynchronous `perform`: with
 #    `try await` it type-checks with warnings as errors (no "no 'async'
 #    operations occur within 'await'"), and without `await` it is an error
-#    (no synchronous overload of the same name to fall back to).
+#    (no synchronous overload of the same name to fall back to);
+# 6. `Model(contentsOf: "path")` (and the handler's and labels') is an error
+#    whose message names `init(contentsOfFile:)`.
 #
 # Prints one "ok"/"FAIL" line per check; exits non-zero if any failed.
 set -uo pipefail
@@ -120,32 +124,37 @@ tools=(LatencyBenchmark LayerBenchmark LayerBenchmarkChart FMAPeak CPUDescriptio
        ParityCheck ConformanceRunner ConformanceManifest ModelSummary PlanReport ArenaDiagram NumpyFile)
 # What plugin authors get from FoveaPlugins, not from `import Fovea`; and the CLI's own helpers (`package`).
 plugin=(Backend PreparedStep NodeContext StepBuffers TensorView Node Op RunContext ModelSidecar ModelFile)
+# The FoveaFrames product's (FFTW, zbar): `import FoveaFrames`, not `import Fovea`.
+frames=(DetectBarcodesRequest TranslationalImageRegistrationRequest ImageRequest SequenceRequestHandler
+        SceneStabilityDetector FrameClassifier Y4MReader PhaseCorrelator BarcodeScanner)
 {
   echo "import Fovea"
-  for t in "${internal[@]}" "${tools[@]}" "${plugin[@]}"; do echo "let _: $t.Type? = nil"; done
+  for t in "${internal[@]}" "${tools[@]}" "${plugin[@]}" "${frames[@]}"; do echo "let _: $t.Type? = nil"; done
 } > "$work/internal.swift"
 typecheck "$work/internal.swift" > "$work/internal.txt" 2>&1
 leaked=()
-for t in "${internal[@]}" "${tools[@]}" "${plugin[@]}"; do
+for t in "${internal[@]}" "${tools[@]}" "${plugin[@]}" "${frames[@]}"; do
   grep -q "cannot find type '$t' in scope" "$work/internal.txt" || leaked+=("$t")
 done
 if [ ${#leaked[@]} -eq 0 ]; then
-  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...) ${#tools[@]} tooling types (${tools[*]:0:4} ...) nor ${#plugin[@]} plugin or package types (${plugin[*]:0:4} ...)"
+  echo "ok: \`import Fovea\` does not expose ${#internal[@]} internal types (${internal[*]:0:4} ...) ${#tools[@]} tooling types (${tools[*]:0:4} ...) ${#plugin[@]} plugin or package types (${plugin[*]:0:4} ...) nor ${#frames[@]} frame types (${frames[*]:0:4} ...)"
 else
-  echo "FAIL: \`import Fovea\` exposes internal or tooling types: ${leaked[*]}"; head -20 "$work/internal.txt"
+  echo "FAIL: \`import Fovea\` exposes internal, tooling or frame types: ${leaked[*]}"; head -20 "$work/internal.txt"
   failed=1
 fi
 
-{ echo "import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; echo "import FoveaTools"; tail -n +2 "$work/internal.swift" | grep -v -e ModelSidecar -e ModelFile; } > "$work/explicit.swift"
+{ echo "import Fovea"; echo "import FoveaCore"; echo "import FoveaImage"; echo "import FoveaTools"; echo "import FoveaFrames"
+  tail -n +2 "$work/internal.swift" | grep -v -e ModelSidecar -e ModelFile; } > "$work/explicit.swift"
 if typecheck "$work/explicit.swift" > "$work/explicit.txt" 2>&1; then
-  echo "ok: with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\` they are found"
+  echo "ok: with \`import FoveaCore\`, \`import FoveaImage\`, \`import FoveaTools\` and \`import FoveaFrames\` they are found"
 else
-  echo "FAIL: the internal and tooling types are not found even with \`import FoveaCore\`, \`import FoveaImage\` and \`import FoveaTools\`:"
+  echo "FAIL: the internal, tooling and frame types are not found even with \`import FoveaCore\`, \`import FoveaImage\`, \`import FoveaTools\` and \`import FoveaFrames\`:"
   head -20 "$work/explicit.txt"
   failed=1
 fi
 
-# 4. What the `Fovea` product builds, from the manifest: FoveaTools must not be among it.
+# 4. What the `Fovea` product builds, from the manifest: not FoveaTools, and not FoveaFrames
+# with its C libraries (classifying must not need FFTW or zbar).
 if swift package dump-package > "$work/manifest.json" 2> "$work/manifest.err"; then
   closure=$(python3 - "$work/manifest.json" <<'PY'
 import json, sys
@@ -168,11 +177,11 @@ PY
   if [ -z "$closure" ]; then
     echo "FAIL: could not list the Fovea product's targets"
     failed=1
-  elif [[ " $closure " == *" FoveaTools "* ]]; then
-    echo "FAIL: the Fovea product depends on FoveaTools (its targets: $closure)"
+  elif [[ " $closure " =~ " "(FoveaTools|FoveaFrames|CFFTW|CZBar)" " ]]; then
+    echo "FAIL: the Fovea product depends on ${BASH_REMATCH[1]} (its targets: $closure)"
     failed=1
   else
-    echo "ok: the Fovea product's $(wc -w <<< "$closure") targets do not include FoveaTools"
+    echo "ok: the Fovea product's $(wc -w <<< "$closure") targets include neither FoveaTools nor FoveaFrames, CFFTW, CZBar"
   fi
 else
   echo "FAIL: swift package dump-package failed:"; tail -5 "$work/manifest.err"
@@ -217,6 +226,25 @@ if typecheck -warnings-as-errors "$work/toplevel/main.swift" > "$work/toplevel.t
   echo "ok: top-level \`try await handler.perform(request)\` is the asynchronous perform (no warning; without await it is an error)"
 else
   echo "FAIL: top-level perform:"; head -10 "$work/toplevel.txt"; head -10 "$work/blocking.txt"
+  failed=1
+fi
+
+# 6. A path String is `contentsOfFile:`; the old `contentsOf:` spelling with a path is an
+#    error whose message names the new one (unavailable, renamed).
+cat > "$work/renamed.swift" <<'EOF'
+import Fovea
+func load() throws {
+    _ = try Model(contentsOf: "squeezenet1.1.onnx")
+    _ = try ImageRequestHandler(contentsOf: "red_panda.jpg")
+    _ = try ClassLabels(contentsOf: "labels.txt")
+}
+EOF
+typecheck "$work/renamed.swift" > "$work/renamed.txt" 2>&1
+renamed=$(grep -cE "^[^ ].*renamed.swift:[0-9]+:[0-9]+: error: .* has been renamed to 'init\(contentsOfFile:" "$work/renamed.txt")
+if [ "$renamed" -eq 3 ] && sed 's/contentsOf:/contentsOfFile:/' "$work/renamed.swift" > "$work/new.swift" && typecheck "$work/new.swift" > /dev/null 2>&1; then
+  echo "ok: a path is init(contentsOfFile:); the old init(contentsOf: String) of Model, ImageRequestHandler and ClassLabels is an error naming it"
+else
+  echo "FAIL: init(contentsOf: String) should be unavailable, renamed to init(contentsOfFile:) ($renamed of 3):"; head -20 "$work/renamed.txt"
   failed=1
 fi
 exit $failed

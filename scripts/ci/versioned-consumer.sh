@@ -2,7 +2,8 @@
 # Builds Examples/VersionedConsumer, a package that depends on Fovea by a git URL
 # and `from:` a version, as users do, and runs the README's Swift example, the
 # concurrent example and the folder example from it (their own code compiled with
-# -warnings-as-errors); counts the warnings from Fovea's sources in that build (none allowed).
+# -warnings-as-errors); counts the warnings from Fovea's sources in that build (none allowed),
+# and checks that it builds nothing of FoveaFrames (FFTW, zbar).
 #
 # The commit under test is cloned into .build-versioned/fovea and tagged there with
 # the newest version of CHANGELOG.md, so the check is of this code, not of an older
@@ -94,6 +95,14 @@ if FOVEA_URL="file://$out/fovea" swift build -v -c "$config" --package-path $exa
     echo "FAIL: $(echo "$warnings" | wc -l) warning(s) from Fovea's sources in the consumer's build:"; echo "$warnings" | head -20
     failed=1
   fi
+  # 2d. Classifying needs no FFTW or zbar: those are the FoveaFrames product's, which the consumer does not use.
+  frames=$(grep -oiE 'CFFTW|CZBar|-lfftw3f|-lzbar|FoveaFrames' "$build_log" | sort | uniq -c)
+  if [ -z "$frames" ]; then
+    echo "ok: the consumer's build compiled and linked nothing of FoveaFrames, FFTW or zbar"
+  else
+    echo "FAIL: the consumer's build used FoveaFrames, FFTW or zbar (the Fovea product must not need them):"; echo "$frames"
+    failed=1
+  fi
   run_dir=$(mktemp -d)
   ln -s "$models/squeezenet1.1.onnx" "$run_dir/squeezenet1.1.onnx"
   ln -s "$models/photos/red_panda.jpg" "$run_dir/red_panda.jpg"
@@ -106,7 +115,7 @@ if FOVEA_URL="file://$out/fovea" swift build -v -c "$config" --package-path $exa
     echo "FAIL: the README example from the versioned build printed:"; echo "$output"
     failed=1
   fi
-  # 2d. The concurrent example (one task per photo) and the folder example (a folder in one call).
+  # 2e. The concurrent example (one task per photo) and the folder example (a folder in one call).
   photos=("$models"/photos/*.jpg "$models"/photos/*.png)
   concurrent=$("$bin/ClassifyConcurrently" "$models/squeezenet1.1.onnx" "${photos[@]}" 2>&1)
   if [ "$(echo "$concurrent" | grep -c ': ')" -eq "${#photos[@]}" ] && echo "$concurrent" | grep -q "^red_panda.jpg: lesser panda"; then

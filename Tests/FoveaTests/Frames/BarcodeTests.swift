@@ -1,4 +1,5 @@
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// Barcodes on the images scripts/gen/barcode-images.sh made (Tests/FoveaTests/Frames/Barcodes).

@@ -1,4 +1,5 @@
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// The README's FlowerShop loop, as written there (reading a file instead of

@@ -1,4 +1,5 @@
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// Drop-while-busy streaming: one classification at a time, a queue of one.

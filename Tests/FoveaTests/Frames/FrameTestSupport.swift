@@ -1,5 +1,6 @@
 import Foundation
 import FoveaCore
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// Frames made from the shared photos: windows moved by known amounts, with

@@ -1,5 +1,6 @@
 import FoveaImage
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// `regionOfInterest`: normalized, origin at the lower left, cropped before crop-and-scale.

@@ -1,5 +1,6 @@
 import FoveaImage
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// Translational registration on a real photo moved by known amounts.

@@ -1,4 +1,5 @@
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// FlowerShop's rule: the last 15 translations summing to less than 20 px (Manhattan).

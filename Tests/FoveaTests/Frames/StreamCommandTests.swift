@@ -1,5 +1,6 @@
 import FoveaImage
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// `fovea stream`: a panned-then-still clip through standard input, as

@@ -1,4 +1,5 @@
 import XCTest
+import FoveaFrames
 @_spi(Internals) @testable import Fovea
 
 /// YUV4MPEG2 streams written by the tests, read back.

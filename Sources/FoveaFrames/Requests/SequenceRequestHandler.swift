@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// Performs requests on a sequence of frames (Vision's `VNSequenceRequestHandler`),
 /// keeping state from one frame to the next: the registration's FFT plans and

@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// What a ``FrameClassifier`` found in one frame.
 public struct FrameClassification: Sendable {

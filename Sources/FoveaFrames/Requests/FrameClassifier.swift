@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// Classifies a stream of frames as fast as the model allows, never falling
 /// behind: at most one classification runs at a time, and only the newest

@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// Says when a camera has held still long enough to be worth classifying:
 /// Apple's FlowerShop rule. It keeps the last ``historyLength`` frame-to-frame

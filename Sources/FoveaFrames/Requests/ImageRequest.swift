@@ -1,3 +1,5 @@
+import Fovea
+
 /// A request an ``ImageRequestHandler`` or a ``SequenceRequestHandler`` can
 /// perform (Vision's `VNRequest`). Fovea's requests conform:
 /// ``ClassificationRequest``, ``DetectBarcodesRequest`` and

@@ -1,5 +1,5 @@
 import Foundation
-import FoveaFrames
+import Fovea
 
 /// The registration state a ``SequenceRequestHandler`` keeps between frames:
 /// one `PhaseCorrelator` (FFTW plans and buffers) and the spectra of the last

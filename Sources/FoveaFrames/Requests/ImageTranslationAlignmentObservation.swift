@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// How far to move one image so that it lines up with another (Vision's
 /// `VNImageTranslationAlignmentObservation`), from a

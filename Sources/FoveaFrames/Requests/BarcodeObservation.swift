@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 /// A barcode found in an image (Vision's `VNBarcodeObservation`).
 public struct BarcodeObservation: Sendable, Equatable, Codable {

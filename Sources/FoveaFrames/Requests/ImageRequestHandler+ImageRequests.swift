@@ -1,4 +1,5 @@
 import Foundation
+import Fovea
 
 extension ImageRequestHandler {
     /// Performs requests of any kind on the image, in order: classification,

@@ -1,5 +1,5 @@
 import Foundation
-import FoveaFrames
+import Fovea
 
 /// Finds the translation that aligns a targeted image with the handler's image
 /// (Vision's `VNTranslationalImageRegistrationRequest`), by phase correlation

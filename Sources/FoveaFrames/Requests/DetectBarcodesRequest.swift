@@ -1,5 +1,5 @@
 import Foundation
-import FoveaFrames
+import Fovea
 
 /// Finds and reads barcodes (Vision's `VNDetectBarcodesRequest`) with the zbar
 /// library: QR codes and the common linear codes (EAN-13, EAN-8, UPC,
