@@ -11,9 +11,8 @@ guard arguments.count >= 2 else {
     exit(64)
 }
 let model = try Model(contentsOf: URL(fileURLWithPath: arguments[0])).describing { $0.classLabels = try .imageNet1k }
-let top = try ClassificationRequest(model: model)
-top.maximumObservations = 1
-let request = top
+let request = try ClassificationRequest(model: model)
+request.maximumObservations = 1
 let photos = arguments.dropFirst().map { URL(fileURLWithPath: $0) }
 
 let labels = try await withThrowingTaskGroup(of: (Int, String).self) { group in
