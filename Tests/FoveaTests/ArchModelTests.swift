@@ -93,7 +93,7 @@ final class ArchModelTests: XCTestCase {
     /// to about 12% on MobileNetV2's seeded weights (ParityCheck says why).
     private func checkBF16(_ name: String, bf16Steps: Int, file: StaticString = #filePath, line: UInt = #line) throws {
         let (path, input, _) = try files(name)
-        let model = try Model(contentsOf: path, configuration: ModelConfiguration(threads: 2))
+        let model = try Model(contentsOfFile: path, configuration: ModelConfiguration(threads: 2))
         let feeds = [model.graph.inputs[0].name: input]
         let kernels = try BackendRegistry.standard.backends(named: ["kernels"])
         let check = ParityCheck(model: model, threads: 2, precision: .bf16)
