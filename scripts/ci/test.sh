@@ -218,7 +218,7 @@ step "API breaking changes" ok_fail_counts scripts/ci/api-breaking-changes.sh
 # into): their pthread pool (Kernels/src/runtime/thread-pool.c) is instrumented
 # like the rest, so TSan also checks its hand-overs under concurrent Swift runs.
 step "thread sanitizer" tsan_counts swift test --scratch-path .build-tsan --sanitize=thread \
-  --filter "ClassificationConcurrencyTests|FrameClassifierTests|WorkerPoolTests|BackendPlanningTests|MemoryPlannerTests.testSixteenConcurrentRunsMatchSequentialOnes|DynamicBatcherTests"
+  --filter "ClassificationConcurrencyTests|RequestSemanticsTests|FrameClassifierTests|WorkerPoolTests|BackendPlanningTests|MemoryPlannerTests.testSixteenConcurrentRunsMatchSequentialOnes|DynamicBatcherTests"
 
 step "docs links and commands" ok_fail_counts docs_check
 
