@@ -23,6 +23,9 @@
 #define FOVEA_HAVE_NEON_VARIANTS 0
 #endif
 
+/* ARMv8.2's optional int8 dot product (SDOT/UDOT), for kernels chosen only where HWCAP reports it. */
+#define FOVEA_TARGET_NEON_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
+
 /*
  * Per-function target attributes for the wider variants: no -m flags anywhere,
  * so every build targets baseline x86-64 and still carries the AVX2 and
