@@ -79,6 +79,10 @@ static inline __attribute__((always_inline)) void plane(const fovea_conv2d_param
     const int64_t width = (int64_t)p->input_width, out_width = (int64_t)p->output_width;
     const int64_t pl = (int64_t)p->pad_left, o_begin = (int64_t)oh_begin, o_end = (int64_t)oh_end;
     const fovea_epilogue epi = *e; /* a local copy: stores to y cannot change it */
+    /* The weights too: read through w, each FMA would reload its weight after every store to y (they may alias). */
+    float wk[MAX_K * MAX_K];
+    for (int i = 0; i < K * K; i++) wk[i] = w[i];
+    w = wk;
     if (out_width < 4) { /* one partial vector */
         strip(p, x, w, y, 0, out_width, o_begin, o_end, bias, &epi, K, 1);
         return;
