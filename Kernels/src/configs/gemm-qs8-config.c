@@ -16,6 +16,10 @@ static int has_dotprod(void) {
     const char *features = fovea_kernels_arm_features();
     return features != NULL && strstr(features, "dotprod") != NULL;
 }
+static int has_i8mm(void) {
+    const char *features = fovea_kernels_arm_features();
+    return features != NULL && strstr(features, "i8mm") != NULL;
+}
 #endif
 #if FOVEA_HAVE_X86_VARIANTS
 static int has_avx2(void) { return fovea_kernels_isa_supported("avx2"); }
@@ -42,6 +46,7 @@ static const fovea_qs8_gemm_config table[] = {
 #endif
 #if FOVEA_HAVE_NEON_VARIANTS
     {"qs8_gemm_8x12c4_neondot", 8, 12, 4, 4, 4, 0, fovea_qs8_gemm_8x12c4__neondot, has_dotprod, PACK_B, 0, 1},
+    {"qs8_gemm_8x8c8_neoni8mm", 8, 8, 8, 8, 8, 0, fovea_qs8_gemm_8x8c8__neoni8mm, has_i8mm, PACK_B, 0, 1},
 #endif
 };
 enum { table_count = sizeof table / sizeof table[0] };
@@ -72,9 +77,9 @@ const fovea_qs8_gemm_config *fovea_qs8_gemm_config_active(void) {
                                       "qs8_gemm_6x16c2_avx2"};
     switch (fovea_active_isa()) {
     case FOVEA_ISA_SCALAR: return &table[0];
-    case FOVEA_ISA_NEON: { /* SDOT where the CPU has the dot product (ARMv8.2), else the portable tile */
-        static const char *const neon[] = {"qs8_gemm_8x12c4_neondot"};
-        return first_supported(neon, 1);
+    case FOVEA_ISA_NEON: { /* SMMLA where the CPU has i8mm, SDOT where it has the dot product, else the portable tile */
+        static const char *const neon[] = {"qs8_gemm_8x8c8_neoni8mm", "qs8_gemm_8x12c4_neondot"};
+        return first_supported(neon, 2);
     }
     case FOVEA_ISA_AVX2: return first_supported(amx + 2, 2);
     case FOVEA_ISA_AVX512:
