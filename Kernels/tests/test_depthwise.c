@@ -41,7 +41,7 @@ static int within(float got, double want, double bound) {
 
 /*
  * The variant dispatch must pick: 3×3 stride 1/2 everywhere; 5×5 and 7×7
- * stride 1/2 on AVX2 and AVX-512; k×k otherwise.
+ * stride 1/2 on AVX2, AVX-512 and NEON; k×k otherwise.
  */
 static const char *expected_kind(const fovea_conv2d_params *p, const char *isa) {
     if (p->kernel_height != p->kernel_width || p->stride_height != p->stride_width || p->dilation_height != 1 ||
@@ -107,9 +107,9 @@ static void compare_all(const fovea_conv2d_params *p, const float *w, const floa
     for (int isa = 0; isa < test_isa_count; isa++) {
         if (!fovea_kernels_isa_supported(test_isas[isa])) continue;
         CHECK_STATUS(fovea_kernels_set_isa(test_isas[isa]), FOVEA_STATUS_OK);
-        const char *kind = expected_kind(p, test_isa_without_neon(test_isas[isa]));
+        const char *kind = expected_kind(p, test_fp32_isa(test_isas[isa]));
         char name[64];
-        snprintf(name, sizeof name, "dwconv_%s_%s", kind, test_isa_without_neon(test_isas[isa]));
+        snprintf(name, sizeof name, "dwconv_%s_%s", kind, test_fp32_isa(test_isas[isa]));
         const char *got_name = fovea_depthwise_kernel_name(p);
         CHECK(got_name != NULL && strcmp(got_name, name) == 0, "kernel name %s, expected %s (%s)",
               got_name ? got_name : "NULL", name, text);

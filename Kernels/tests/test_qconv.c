@@ -346,8 +346,13 @@ static void check_default_kernels(void) {
         printf("ISA %s packs int8 weights for %s\n", test_isas[i], name);
         CHECK(fovea_qconv2d_kernel_supported(name), "default %s unsupported", name);
         if (strcmp(test_isas[i], "neon") == 0) {
-            /* No SDOT/SMMLA tile yet: NEON packs for the portable one. */
-            CHECK(strcmp(name, "qs8_gemm_4x8c2_scalar") == 0, "ISA neon packs for %s", name);
+            /* SMMLA where HWCAP2 reports i8mm (qemu's max CPU), SDOT where HWCAP reports only the dot product,
+             * else the portable tile (cortex-a72). */
+            const char *features = fovea_kernels_arm_features();
+            const char *want = features != NULL && strstr(features, "i8mm") != NULL      ? "qs8_gemm_8x8c8_neoni8mm"
+                               : features != NULL && strstr(features, "dotprod") != NULL ? "qs8_gemm_8x12c4_neondot"
+                                                                                         : "qs8_gemm_4x8c2_scalar";
+            CHECK(strcmp(name, want) == 0, "ISA neon packs for %s, expected %s", name, want);
         } else {
             CHECK(strstr(name, "scalar") == NULL, "ISA %s falls back to %s", test_isas[i], name);
         }
@@ -363,7 +368,9 @@ int main(void) {
             printf("skip %s: this CPU lacks its instructions (%s)\n", kernel,
                    strstr(kernel, "amx") ? "AMX-INT8 with the OS's tile permission"
                    : strstr(kernel, "avx512vnni") ? "AVX512-VNNI"
-                   : strstr(kernel, "avxvnni") ? "AVX-VNNI (CPUID 7.1:EAX bit 4)" : "AVX2");
+                   : strstr(kernel, "avxvnni") ? "AVX-VNNI (CPUID 7.1:EAX bit 4)"
+                   : strstr(kernel, "neondot") ? "the ARMv8.2 dot product (HWCAP asimddp)"
+                   : strstr(kernel, "neoni8mm") ? "the int8 matrix multiply (HWCAP2 i8mm)" : "AVX2");
             continue;
         }
         printf("kernel %s\n", kernel);

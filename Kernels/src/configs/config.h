@@ -132,6 +132,11 @@ typedef struct fovea_qs8_gemm_config {
     int (*supported)(void); /* can this CPU and OS run it */
     fovea_qs8_gemm_pack_b_fn pack_b;
     int amx_tiles; /* the kernel configures AMX tiles: the driver releases them after each share */
+    /*
+     * The kernel multiplies signed activations (SDOT): B is packed as x ^ 0x80
+     * (x − 128) and the packed bias gets + 128 · Σw, which gives the same sums.
+     */
+    int b_signed;
 } fovea_qs8_gemm_config;
 
 /* The i-th kernel this build has (NULL past the end); its index is what packed weights record. */

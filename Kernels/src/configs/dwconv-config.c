@@ -16,6 +16,10 @@ static const fovea_dwconv_config configs[FOVEA_ISA_COUNT] = {
     [FOVEA_ISA_AVX512] = {{KERNEL(3x3s1, avx512), KERNEL(3x3s2, avx512), KERNEL(5x5s1, avx512), KERNEL(5x5s2, avx512),
                            KERNEL(7x7s1, avx512), KERNEL(7x7s2, avx512), KERNEL(kxk, avx512)}},
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+    [FOVEA_ISA_NEON] = {{KERNEL(3x3s1, neon), KERNEL(3x3s2, neon), KERNEL(5x5s1, neon), KERNEL(5x5s2, neon),
+                         KERNEL(7x7s1, neon), KERNEL(7x7s2, neon), KERNEL(kxk, neon)}},
+#endif
 };
 
-const fovea_dwconv_config *fovea_dwconv_config_active(void) { return &configs[fovea_config_row(fovea_active_isa())]; }
+const fovea_dwconv_config *fovea_dwconv_config_active(void) { return &configs[fovea_config_row_with_neon(fovea_active_isa())]; }

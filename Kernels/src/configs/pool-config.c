@@ -11,6 +11,9 @@ static const fovea_pool_config configs[FOVEA_ISA_COUNT] = {
     [FOVEA_ISA_AVX2] = POOL(avx2),
     [FOVEA_ISA_AVX512] = POOL(avx512),
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+    [FOVEA_ISA_NEON] = POOL(neon),
+#endif
 };
 
-const fovea_pool_config *fovea_pool_config_active(void) { return &configs[fovea_config_row(fovea_active_isa())]; }
+const fovea_pool_config *fovea_pool_config_active(void) { return &configs[fovea_config_row_with_neon(fovea_active_isa())]; }

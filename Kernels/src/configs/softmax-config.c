@@ -7,6 +7,9 @@ static const fovea_softmax_config configs[FOVEA_ISA_COUNT] = {
     [FOVEA_ISA_AVX2] = {fovea_f32_softmax_row__avx2, fovea_f32_softmax_columns__avx2},
     [FOVEA_ISA_AVX512] = {fovea_f32_softmax_row__avx512, fovea_f32_softmax_columns__avx512},
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+    [FOVEA_ISA_NEON] = {fovea_f32_softmax_row__neon, fovea_f32_softmax_columns__neon},
+#endif
 };
 
-const fovea_softmax_config *fovea_softmax_config_active(void) { return &configs[fovea_config_row(fovea_active_isa())]; }
+const fovea_softmax_config *fovea_softmax_config_active(void) { return &configs[fovea_config_row_with_neon(fovea_active_isa())]; }

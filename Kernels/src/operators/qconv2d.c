@@ -163,9 +163,11 @@ fovea_status fovea_qconv2d_pack(const fovea_conv2d_params *params, const fovea_q
             const int8_t *w = weights + channel * h.k;
             int64_t sum = 0;
             for (size_t k = 0; k < h.k; k++) sum += w[k];
-            /* bias − zp · Σw, wrapping in int32 as MLAS's sums do (never for K <= 65536 and |bias| < 2³⁰). */
+            /* bias − zp · Σw, wrapping in int32 as MLAS's sums do (never for K <= 65536 and |bias| < 2³⁰); a kernel
+             * on signed activations (x − 128) sums 128 · Σw less, so its bias holds bias − (zp − 128) · Σw. */
             const uint32_t b = bias != NULL ? (uint32_t)bias[channel] : 0;
-            bias_out[g * rows_per_group + m] = (int32_t)(b - (uint32_t)h.input_zero_point * (uint32_t)(int32_t)sum);
+            const uint32_t zp = (uint32_t)h.input_zero_point - (config->b_signed ? 128u : 0u);
+            bias_out[g * rows_per_group + m] = (int32_t)(b - zp * (uint32_t)(int32_t)sum);
             const float w_scale = q->weight_scales[q->weight_scale_count == 1 ? 0 : channel];
             scale_out[g * rows_per_group + m] = q->input_scale * w_scale / q->output_scale; /* onnxruntime's order */
             uint8_t *panel = base + h.weights_offset + (g * h.m_panels + m / MR) * h.panel_bytes;
@@ -282,6 +284,8 @@ static void qconv_share(void *context, size_t share, size_t shares) {
     const size_t pixels = p->output_height * p->output_width, MR = config->mr, NR = config->nr;
     const size_t cin = p->channels / p->groups, rows_per_group = h->m_panels * MR;
     const int32_t *bias = (const int32_t *)(job->packed + h->bias_offset);
+    /* Bytes into the kernel's B: u8 (int8 inputs flipped), then x − 128 for a kernel on signed activations. */
+    const uint8_t flip = (uint8_t)(h->input_xor ^ (config->b_signed ? 0x80 : 0));
     const float *scale = (const float *)(job->packed + h->scale_offset);
     for (size_t u = begin; u < end; u++) {
         const size_t b = u % job->blocks, g = u / job->blocks % p->groups, n = u / job->blocks / p->groups;
@@ -289,10 +293,10 @@ static void qconv_share(void *context, size_t share, size_t shares) {
         const size_t count = pixels - p0 < h->block_pixels ? pixels - p0 : h->block_pixels;
         const uint8_t *x = job->x + (n * p->channels + g * cin) * p->input_height * p->input_width;
         if (pointwise) {
-            config->pack_b(h->k, h->k_padded, count, x + p0, plane, h->input_xor, NR, config->b_kr, block);
+            config->pack_b(h->k, h->k_padded, count, x + p0, plane, flip, NR, config->b_kr, block);
         } else {
             im2col_rows(h, x, p0, count, rows);
-            config->pack_b(h->k, h->k_padded, count, rows, count, h->input_xor, NR, config->b_kr, block);
+            config->pack_b(h->k, h->k_padded, count, rows, count, flip, NR, config->b_kr, block);
         }
         uint8_t *y = job->y + n * job->y_batch_stride + g * h->m * pixels + p0;
         for (size_t mp = 0; mp < h->m_panels; mp++) {

@@ -23,6 +23,11 @@
 #define FOVEA_HAVE_NEON_VARIANTS 0
 #endif
 
+/* ARMv8.2's optional int8 dot product (SDOT/UDOT), for kernels chosen only where HWCAP reports it. */
+#define FOVEA_TARGET_NEON_DOTPROD __attribute__((target("arch=armv8.2-a+dotprod")))
+/* ARMv8.6's int8 matrix multiply (SMMLA), optional from ARMv8.2 on: kernels chosen only where HWCAP2 reports i8mm. */
+#define FOVEA_TARGET_NEON_I8MM __attribute__((target("arch=armv8.2-a+i8mm")))
+
 /*
  * Per-function target attributes for the wider variants: no -m flags anywhere,
  * so every build targets baseline x86-64 and still carries the AVX2 and

@@ -7,8 +7,10 @@
 const char *fovea_kernels_vector_isa(void) {
     /*
      * Best first; every name but "scalar" in fovea_kernels_set_isa's list. Not
-     * "neon" yet: on AArch64 only the GEMM tile is NEON code, and the Swift simd
-     * backend (NEON through Swift's SIMD types) runs the rest faster than scalar C.
+     * "neon" yet: on AArch64 the GEMM, depthwise, pooling, Winograd, elementwise
+     * and softmax kernels are NEON code, but the small-channel stem convolution
+     * and the int8 tile are not, and none of it has been timed on ARM hardware
+     * against the Swift simd backend (NEON through Swift's SIMD types).
      */
     static const char *const vector_isas[] = {"avx512", "avx2"};
     for (size_t i = 0; i < sizeof vector_isas / sizeof vector_isas[0]; i++) {

@@ -97,8 +97,8 @@ static inline const char *test_fp32_isa(const char *isa) {
 
 /*
  * The ISA whose code a family without NEON code runs on `isa` (and names its
- * kernels for): scalar's on neon, else test_fp32_isa's. Only GEMM, the GEMM
- * convolution and Winograd's products have NEON code so far.
+ * kernels for): scalar's on neon, else test_fp32_isa's. The small-channel
+ * convolution is such a family (no NEON tile yet).
  */
 static inline const char *test_isa_without_neon(const char *isa) {
     return strcmp(isa, "neon") == 0 ? "scalar" : test_fp32_isa(isa);

@@ -45,6 +45,13 @@ FOVEA_DWCONV_VARIANT(7x7s1, avx512)
 FOVEA_DWCONV_VARIANT(5x5s2, avx512)
 FOVEA_DWCONV_VARIANT(7x7s2, avx512)
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+FOVEA_DWCONV_VARIANTS(neon)
+FOVEA_DWCONV_VARIANT(5x5s1, neon)
+FOVEA_DWCONV_VARIANT(7x7s1, neon)
+FOVEA_DWCONV_VARIANT(5x5s2, neon)
+FOVEA_DWCONV_VARIANT(7x7s2, neon)
+#endif
 
 /* ---- Tap arithmetic --------------------------------------------------------- */
 

@@ -57,6 +57,12 @@ FOVEA_ELEMENTWISE_VARIANTS(scalar)
 FOVEA_ELEMENTWISE_VARIANTS(avx2)
 FOVEA_ELEMENTWISE_VARIANTS(avx512)
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+/* NEON has its own binary and activation loops; sigmoid, unary and LayerNorm run the portable ones. */
+void fovea_f32_binary__neon(fovea_binary_op op, fovea_binary_form form, fovea_epilogue_class kind, size_t n,
+                            const float *a, const float *b, float *y, const fovea_epilogue *e);
+void fovea_f32_activation__neon(size_t n, const float *x, float *y, const fovea_epilogue *e);
+#endif
 
 /* The scalar operation (also the reference the SIMD variants match bit for bit). */
 static inline float fovea_binary_apply(fovea_binary_op op, float a, float b) {

@@ -71,6 +71,17 @@ void fovea_qs8_gemm__scalar(size_t mr, size_t nr, size_t k, const void *a, const
                             const fovea_qs8_requant *rq, uint8_t *c, size_t ldc,
                             const struct fovea_qs8_gemm_config *config);
 
+#if FOVEA_HAVE_NEON_VARIANTS
+/* ARMv8.2 SDOT by lane on int8 activations (B packed as x ^ 0x80; the config's b_signed). */
+void fovea_qs8_gemm_8x12c4__neondot(size_t mr, size_t nr, size_t k, const void *a, const uint8_t *b,
+                                    const fovea_qs8_requant *rq, uint8_t *c, size_t ldc,
+                                    const struct fovea_qs8_gemm_config *config);
+/* ARMv8.6 SMMLA (i8mm): 2×2 blocks of 8-deep int8 products (B packed as x ^ 0x80; the config's b_signed). */
+void fovea_qs8_gemm_8x8c8__neoni8mm(size_t mr, size_t nr, size_t k, const void *a, const uint8_t *b,
+                                    const fovea_qs8_requant *rq, uint8_t *c, size_t ldc,
+                                    const struct fovea_qs8_gemm_config *config);
+#endif
+
 #if FOVEA_HAVE_X86_VARIANTS
 /* vpmovzxbw / int16 pairs / vpmaddwd: exact (|u8·s8 + u8·s8| < 2¹⁶), unlike vpmaddubsw's saturating pairs. */
 void fovea_qs8_gemm_6x16c2__avx2(size_t mr, size_t nr, size_t k, const void *a, const uint8_t *b,

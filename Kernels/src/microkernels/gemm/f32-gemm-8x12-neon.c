@@ -5,22 +5,12 @@
  * by lane (fmla v.4s, v.4s, v.s[i]): 5 loads for 24 FMAs, so the two to four
  * FMA pipes of a Neoverse or Apple core, not the load ports, set the pace.
  */
-#include "gemm.h"
+#include "epilogue-neon.h"
 
 #if FOVEA_HAVE_NEON_VARIANTS
 #include <arm_neon.h>
 
 enum { MR = 8, NR = 12 };
-
-/* The scalar epilogue's rules lane by lane: selects, not fmax/fmin, so NaN and the sign of zero come out the same. */
-static inline float32x4_t epilogue_neon(const fovea_epilogue *e, float32x4_t v) {
-    const float32x4_t zero = vdupq_n_f32(0.0f);
-    if (e->leaky) v = vbslq_f32(vcltq_f32(v, zero), vmulq_n_f32(v, e->alpha), v);
-    if (e->relu) v = vbslq_f32(vcgtq_f32(v, zero), v, zero);
-    const float32x4_t lo = vdupq_n_f32(e->lo), hi = vdupq_n_f32(e->hi);
-    v = vbslq_f32(vcltq_f32(v, lo), lo, v);
-    return vbslq_f32(vcgtq_f32(v, hi), hi, v);
-}
 
 /* Row r of the tile (three vectors) into c: old values, bias, epilogue; nr < NR goes through a buffer. */
 static inline void store_row(float32x4_t v0, float32x4_t v1, float32x4_t v2, size_t nr, float *row, float bias,
@@ -38,9 +28,9 @@ static inline void store_row(float32x4_t v0, float32x4_t v1, float32x4_t v2, siz
             v2 = vaddq_f32(v2, b);
         }
         if (epilogue != NULL) {
-            v0 = epilogue_neon(epilogue, v0);
-            v1 = epilogue_neon(epilogue, v1);
-            v2 = epilogue_neon(epilogue, v2);
+            v0 = fovea_epilogue_neon(v0, epilogue);
+            v1 = fovea_epilogue_neon(v1, epilogue);
+            v2 = fovea_epilogue_neon(v2, epilogue);
         }
         vst1q_f32(row, v0);
         vst1q_f32(row + 4, v1);

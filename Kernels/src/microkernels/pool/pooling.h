@@ -52,6 +52,12 @@ void fovea_f32_avgpool2d__avx512(const fovea_pool2d_params *p, const float *x, f
 float fovea_f32_global_maxpool__avx512(size_t count, const float *x);
 float fovea_f32_global_avgpool__avx512(size_t count, const float *x);
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+void fovea_f32_maxpool2d__neon(const fovea_pool2d_params *p, const float *x, float *y);
+void fovea_f32_avgpool2d__neon(const fovea_pool2d_params *p, const float *x, float *y);
+float fovea_f32_global_maxpool__neon(size_t count, const float *x);
+float fovea_f32_global_avgpool__neon(size_t count, const float *x);
+#endif
 
 /* ---- Max semantics ------------------------------------------------------- */
 

@@ -98,6 +98,9 @@ FOVEA_WINOGRAD_DECLARE(scalar)
 FOVEA_WINOGRAD_DECLARE(avx2)
 FOVEA_WINOGRAD_DECLARE(avx512)
 #endif
+#if FOVEA_HAVE_NEON_VARIANTS
+FOVEA_WINOGRAD_DECLARE(neon)
+#endif
 
 /* 1 if an epilogue changes anything (an activation other than none). */
 static inline int fovea_winograd_epilogue_active(const fovea_epilogue *e) {
