@@ -131,6 +131,7 @@ extension Op {
         case .qLinearMatMul: return 8...8
         case .convInteger, .matMulInteger: return 2...4
         case .quantizedConv: return 2...3
+        case .qLinearGlobalAveragePool: return 5...5
         default: return 1...1
         }
     }

@@ -70,6 +70,18 @@ extension Op {
             }
             try Self.checkBias(args, 2, count: channels)
             return [TensorType(attributes.outputType, y.shape)]
+        case .qLinearGlobalAveragePool(let channelsLast):
+            let x = try Self.eightBit(args, 0, "X")
+            guard x.shape.count >= 3 else {
+                throw FoveaError(.shapeMismatch, "X is \(x.shape.shapeDescription); expected rank >= 3 (N×C×spatial)")
+            }
+            try Self.checkScalar(args, 1, "x_scale", .float32)
+            try Self.checkScalar(args, 2, "x_zero_point", x.dataType)
+            try Self.checkScalar(args, 3, "y_scale", .float32)
+            try Self.checkScalar(args, 4, "y_zero_point", x.dataType)
+            let spatial = [Int](repeating: 1, count: x.shape.count - 2)
+            let shape = channelsLast ? [x.shape[0]] + spatial + [x.shape[x.shape.count - 1]] : Array(x.shape.prefix(2)) + spatial
+            return [TensorType(x.dataType, shape)]
         default:
             throw FoveaError(.unsupported, "\(typeName) is not a quantized operator")
         }

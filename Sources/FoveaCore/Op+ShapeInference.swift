@@ -39,9 +39,10 @@ extension Op {
             }
             return [x]
         case .maxPool(let attributes), .averagePool(let attributes):
-            let x = try args.spatialInput()
+            // MaxPool also takes 8-bit tensors (ONNX opset 12): the maximum of the integers.
+            let x = try args.spatialInput(allowingEightBit: { if case .maxPool = self { return true } else { return false } }())
             let geometry = try SpatialGeometry(inputSize: Array(x.shape.dropFirst(2)), pooling: attributes)
-            let y = TensorType(.float32, Array(x.shape.prefix(2)) + geometry.outputSize)
+            let y = TensorType(x.dataType, Array(x.shape.prefix(2)) + geometry.outputSize)
             return outputCount == 2 ? [y, TensorType(.int64, y.shape)] : [y]
         case .globalAveragePool, .globalMaxPool:
             let x = try args.float(0, "X")
@@ -194,7 +195,7 @@ extension Op {
         case .slice, .split, .gather, .expand, .tile, .select, .compare, .not, .cast, .depthToSpace, .spaceToDepth, .scatterND:
             return try dataMovementTypes(args, outputCount: outputCount)
         case .quantizeLinear, .dequantizeLinear, .dynamicQuantizeLinear, .qLinearConv, .qLinearMatMul,
-             .convInteger, .matMulInteger, .quantizedConv:
+             .convInteger, .matMulInteger, .quantizedConv, .qLinearGlobalAveragePool:
             return try quantizationTypes(args)
         case .resize(let attributes):
             let x = try args.float(0, "X")
@@ -251,8 +252,8 @@ struct InferenceInputs {
     }
 
     /// Input 0 of a convolution or pooling: float32 N×C×spatial with 1 to 3 spatial axes.
-    func spatialInput() throws -> TensorType {
-        let x = try float(0, "X")
+    func spatialInput(allowingEightBit: Bool = false) throws -> TensorType {
+        let x = allowingEightBit && optional(0)?.dataType.quantizedRange != nil ? try required(0, "X") : try float(0, "X")
         guard x.shape.count >= 3 else {
             throw FoveaError(.shapeMismatch, "X is \(x.shape.shapeDescription); expected rank 3 to 5 (N×C×spatial)")
         }

@@ -185,8 +185,14 @@ public enum Op: Sendable, Equatable {
     /// Inputs: x (uint8 or int8), w (int8 or uint8), B? (int32). The integer
     /// convolution a `DequantizeLinear → Conv → QuantizeLinear` pattern stands
     /// for, with every scale and zero point constant in the attributes: the step
-    /// the integer kernels will claim. Not an ONNX operator; no pass makes it yet.
+    /// the integer kernels claim. Not an ONNX operator: ``FuseQuantizedConv`` makes it.
     case quantizedConv(QuantizedConvAttributes)
+    /// Inputs: X (uint8 or int8), x_scale, x_zero_point, y_scale, y_zero_point
+    /// (X's type). The mean of each image's channel, requantized:
+    /// `saturate(round((Σx − x_zero_point·S) · x_scale / (y_scale · S)) + y_zero_point)`
+    /// over the S spatial values, in float32 as onnxruntime computes it
+    /// (com.microsoft QLinearGlobalAveragePool; NHWC when `channelsLast`).
+    case qLinearGlobalAveragePool(channelsLast: Bool)
 
     /// The ONNX operator type name, used in messages and op histograms.
     public var typeName: String {
@@ -259,6 +265,7 @@ public enum Op: Sendable, Equatable {
         case .convInteger: return "ConvInteger"
         case .matMulInteger: return "MatMulInteger"
         case .quantizedConv: return "QuantizedConv"
+        case .qLinearGlobalAveragePool: return "QLinearGlobalAveragePool"
         }
     }
 }

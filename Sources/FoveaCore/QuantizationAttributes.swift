@@ -16,9 +16,9 @@ public struct QuantizeLinearAttributes: Sendable, Equatable {
 /// The constants of an integer convolution (``Op/quantizedConv(_:)``): the
 /// geometry, and the scale and zero point of its input, weights and output.
 ///
-/// The integer-step pass will make it from `DequantizeLinear → Conv → QuantizeLinear`
-/// once the integer kernels exist; the reference backend runs it today, so the
-/// pass and the kernels have an oracle.
+/// ``FuseQuantizedConv`` makes it from `DequantizeLinear → Conv (→ Relu | Clip) →
+/// QuantizeLinear`; the reference backend runs it literally (the oracle), the
+/// kernels backend on its int8 GEMM and depthwise kernels.
 public struct QuantizedConvAttributes: Sendable, Equatable {
     /// Kernel, strides, pads, groups (``ConvAttributes/activation`` and residual unused).
     public var convolution: ConvAttributes
@@ -36,10 +36,13 @@ public struct QuantizedConvAttributes: Sendable, Equatable {
     public var outputZeroPoint: Int
     /// The output's type: `uint8` or `int8`.
     public var outputType: DataType
+    /// A fused Relu or Clip as a clamp of the quantized output (within
+    /// ``outputType``'s range); `nil` for none.
+    public var outputClamp: ClosedRange<Int>?
 
     /// Creates the attributes of an integer convolution.
     public init(convolution: ConvAttributes, inputScale: Float, inputZeroPoint: Int, weightScales: [Float], weightZeroPoints: [Int],
-                outputScale: Float, outputZeroPoint: Int, outputType: DataType) {
+                outputScale: Float, outputZeroPoint: Int, outputType: DataType, outputClamp: ClosedRange<Int>? = nil) {
         self.convolution = convolution
         self.inputScale = inputScale
         self.inputZeroPoint = inputZeroPoint
@@ -48,6 +51,14 @@ public struct QuantizedConvAttributes: Sendable, Equatable {
         self.outputScale = outputScale
         self.outputZeroPoint = outputZeroPoint
         self.outputType = outputType
+        self.outputClamp = outputClamp
+    }
+
+    /// The quantized outputs the step may write: the clamp within the output type's range.
+    public var outputRange: ClosedRange<Int> {
+        let full = outputType.quantizedRange ?? 0...255
+        guard let clamp = outputClamp else { return full }
+        return clamp.clamped(to: full)
     }
 }
 

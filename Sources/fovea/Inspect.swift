@@ -111,8 +111,16 @@ struct Inspect: ParsableCommand {
             try printJSON(report, [.sortedKeys, .prettyPrinted])
             return
         }
+        // A step computes in integer when it writes 8-bit values (QuantizeLinear aside, which converts float32).
+        let quantizingOps = ["QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"]
+        let outputsByNode = Dictionary(plan.graph.nodes.map { ($0.name, $0.outputs) }, uniquingKeysWith: { first, _ in first })
+        let isInteger = { (a: ExecutionPlan.Assignment) -> Bool in
+            guard !quantizingOps.contains(a.opType), let outputs = outputsByNode[a.node], !outputs.isEmpty else { return false }
+            return outputs.allSatisfy { plan.valueTypes[$0]?.dataType.quantizedRange != nil || plan.valueTypes[$0]?.dataType == .int32 }
+        }
         for (a, step) in zip(plan.assignments, report.steps) {
-            let note = a.isFallback ? "  (fallback: the requested backend cannot run it)" : ""
+            var note = a.isFallback ? "  (fallback: the requested backend cannot run it)" : ""
+            if isInteger(a) { note += "  (integer)" }
             let memory = step.memory == "run" ? "" : "  [\(step.memory)]"
             print(SafeText.escaped("\(a.node.padding(toLength: 28, withPad: " ", startingAt: 0)) \(a.opType.padding(toLength: 18, withPad: " ", startingAt: 0)) \(a.backend.padding(toLength: 10, withPad: " ", startingAt: 0)) \(a.precision.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) \(a.algorithm)\(memory)\(note)"))
         }
@@ -120,10 +128,10 @@ struct Inspect: ParsableCommand {
             let reduced = plan.assignments.filter { $0.precision == plan.precision }.count
             print("precision \(plan.precision): \(reduced) of \(plan.assignments.count) steps; the others run in f32")
         }
-        let quantizing = plan.assignments.filter { ["QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"].contains($0.opType) }.count
-        let integer = plan.assignments.filter { ["QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger", "QuantizedConv"].contains($0.opType) }.count
+        let quantizing = plan.assignments.filter { quantizingOps.contains($0.opType) }.count
+        let integer = plan.assignments.filter(isInteger).count
         if quantizing + integer > 0 {
-            // Constant DequantizeLinear nodes were folded into f32 weights at load; say what stays.
+            // The integer passes made integer steps; the other constant DequantizeLinear nodes were folded into f32 weights at load.
             print("quantized model: \(quantizing) (de)quantize steps, \(integer) integer steps; the other \(plan.assignments.count - quantizing - integer) steps compute in f32")
         }
         let fallbacks = plan.assignments.filter(\.isFallback).count

@@ -7,7 +7,7 @@ struct OptimizationFlags: ParsableArguments {
     @Flag(name: .customLong("no-fold-bn"), help: "Keep BatchNormalization nodes instead of folding them into the Conv before them.")
     var noFoldBatchNorm = false
 
-    @Flag(name: .customLong("no-fuse"), help: "Keep Relu/Clip/LeakyRelu and residual Add nodes instead of fusing them into the Conv before them.")
+    @Flag(name: .customLong("no-fuse"), help: "Keep Relu/Clip/LeakyRelu and residual Add nodes instead of fusing them into the Conv before them, and a quantized model's QuantizeLinear/DequantizeLinear pairs instead of making integer steps.")
     var noFuse = false
 
     @Flag(name: .customLong("no-elide-concat"), help: "Let every Concat copy its inputs instead of having their producers write into its slices.")

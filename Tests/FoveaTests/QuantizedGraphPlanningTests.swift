@@ -3,10 +3,11 @@ import XCTest
 import FoveaTestSupport
 @_spi(Internals) @testable import Fovea
 
-/// A QDQ graph as onnxruntime's quantizer writes it, built in code: the
-/// DequantizeLinear of each constant weight and bias folds into float32 weights
-/// at load, so the Conv runs on any backend; the activation QuantizeLinear /
-/// DequantizeLinear pairs stay as reference steps, which the plan names.
+/// A QDQ graph as onnxruntime's quantizer writes it, built in code, with the
+/// integer passes off (`fuseActivations: false`; QuantizedIntegerPassTests has
+/// them on): the DequantizeLinear of each constant weight and bias folds into
+/// float32 weights at load, so the Conv runs on any backend; the activation
+/// QuantizeLinear / DequantizeLinear pairs stay, which the plan names.
 final class QuantizedGraphPlanningTests: XCTestCase {
     /// x → Q → DQ → Conv(DQ(w int8, per channel), DQ(b int32)) → Relu → Q → DQ → GlobalAveragePool → Q → DQ → y.
     private func graph() throws -> Graph {
@@ -49,7 +50,7 @@ final class QuantizedGraphPlanningTests: XCTestCase {
         let x = try Tensor(shape: [2, 3, 8, 8], floats: (0..<(2 * 192)).map { _ in Float.random(in: -2.5...2.5, using: &generator) })
         let expected = try GraphInterpreter.evaluate(graph, ["x": x])
         for backend in ["reference", "simd", "kernels"] {
-            let model = try Model(graph: graph, configuration: ModelConfiguration(backends: [backend]))
+            let model = try Model(graph: graph, configuration: ModelConfiguration(backends: [backend], optimizations: OptimizationOptions(fuseActivations: false)))
             // The weight and bias DequantizeLinear nodes became float32 initializers; the int8 weight is gone.
             XCTAssertEqual(model.graph.nodes.map(\.name).filter { $0.hasPrefix("dq_") }, ["dq_x", "dq_r", "dq_p"], backend)
             XCTAssertEqual(model.graph.initializers["w"]?.dataType, .float32, backend)
@@ -57,8 +58,9 @@ final class QuantizedGraphPlanningTests: XCTestCase {
             let plan = try model.plan(inputShapes: ["x": [2, 3, 8, 8]])
             let byNode = Dictionary(uniqueKeysWithValues: plan.assignments.map { ($0.node, $0) })
             XCTAssertEqual(byNode["conv"]?.backend, backend, backend)
+            // Per-tensor QuantizeLinear/DequantizeLinear run on the kernels as one pass over memory; the others on the reference.
             for name in ["q_x", "dq_x", "q_r", "dq_r", "q_p", "dq_p"] {
-                XCTAssertEqual(byNode[name]?.backend, "reference", "\(backend): \(name)")
+                XCTAssertEqual(byNode[name]?.backend, backend == "kernels" ? "kernels" : "reference", "\(backend): \(name)")
             }
             XCTAssertNil(MemoryPlanCheck.firstConflict(plan.memory), backend)
             let y = try XCTUnwrap(try plan.run(["x": x])["y"]?.floats)

@@ -11,6 +11,8 @@ public enum KernelStatus {
         switch status {
         case FOVEA_STATUS_INVALID_PARAMETER, FOVEA_STATUS_EMPTY_WINDOW: kind = .shapeMismatch
         case FOVEA_STATUS_UNKNOWN_ISA, FOVEA_STATUS_UNSUPPORTED_ISA: kind = .unsupported
+        // A quantization the int8 kernels do not compute (a non-zero weight zero point): the reference does.
+        case FOVEA_STATUS_UNSUPPORTED_QUANTIZATION: kind = .unsupported
         default: kind = .invalidArgument
         }
         throw FoveaError(kind, "\(what()): \(description)")

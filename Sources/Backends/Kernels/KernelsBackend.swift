@@ -56,6 +56,7 @@ public struct KernelsBackend: Backend {
              .hardSigmoid, .hardSwish, .unary: return KernelsElementwise.self
         case .layerNormalization: return KernelsLayerNormalization.self
         case .squeezeExcitation: return KernelsSqueezeExcitation.self
+        case .quantizedConv, .qLinearGlobalAveragePool, .quantizeLinear, .dequantizeLinear: return KernelsQuantized.self
         default: return nil
         }
     }

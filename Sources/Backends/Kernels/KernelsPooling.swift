@@ -14,9 +14,12 @@ enum KernelsPooling: KernelsOperatorFamily {
 
     /// The step for a node the kernels can run; throws (with the reason) otherwise.
     static func plan(_ node: NodeContext) throws -> any PreparedStep {
+        // MaxPool also runs on a quantized model's 8-bit values (``FuseQuantizedDataMovement``).
+        var eightBit: fovea_qtype?
+        if case .maxPool = node.op, let type = node.inputType(0)?.dataType { eightBit = KernelsQuantized.qtype(type) }
         guard node.inputTypes.count == 1, node.outputTypes.count == 1, let x = node.inputType(0),
-              x.dataType == .float32, node.outputTypes[0].dataType == .float32 else {
-            throw FoveaError(.unsupported, "the kernels run float32 pooling with one input and one output")
+              x.dataType == .float32 || eightBit != nil, node.outputTypes[0].dataType == x.dataType else {
+            throw FoveaError(.unsupported, "the kernels run float32 pooling (and 8-bit MaxPool) with one input and one output")
         }
         switch node.op {
         case .maxPool(let attributes), .averagePool(let attributes):
@@ -39,7 +42,7 @@ enum KernelsPooling: KernelsOperatorFamily {
                 count_include_pad: attributes.countIncludePad ? 1 : 0)
             var isMax = false
             if case .maxPool = node.op { isMax = true }
-            return WindowPoolingStep(params: params, isMax: isMax)
+            return WindowPoolingStep(params: params, isMax: isMax, eightBit: eightBit)
         case .globalAveragePool, .globalMaxPool:
             guard x.shape.count >= 2, node.outputTypes[0].shape.elementCount == x.shape[0] * x.shape[1] else {
                 throw FoveaError(.shapeMismatch, "\(node.op.typeName) input is \(x.shape); expected rank >= 2")
@@ -79,14 +82,19 @@ enum KernelsPooling: KernelsOperatorFamily {
     struct WindowPoolingStep: PreparedStep {
         let params: fovea_pool2d_params
         let isMax: Bool
+        /// The 8-bit type of a quantized MaxPool; nil for float32.
+        var eightBit: fovea_qtype? = nil
         var algorithm: String {
-            "\(isMax ? "maxpool" : "avgpool") \(params.kernel_height)x\(params.kernel_width)s\(params.stride_height) \(KernelsBackend.isa)"
+            "\(eightBit == nil ? "" : "int8 ")\(isMax ? "maxpool" : "avgpool") \(params.kernel_height)x\(params.kernel_width)s\(params.stride_height) \(KernelsBackend.isa)"
         }
 
         func run(_ buffers: StepBuffers, context: RunContext) throws {
             let x = try buffers.input(0, isMax ? "MaxPool" : "AveragePool"), y = buffers.outputs[0]
             var params = params
             var pool = context.kernelThreadPool
+            if let eightBit {
+                return try KernelStatus.check(fovea_maxpool2d_q8(&params, eightBit, x.base, y.base, &pool), "MaxPool (8-bit)")
+            }
             let status = isMax ? fovea_maxpool2d_f32(&params, x.floats, y.floats, &pool)
                                : fovea_avgpool2d_f32(&params, x.floats, y.floats, &pool)
             try KernelStatus.check(status, isMax ? "MaxPool" : "AveragePool")

@@ -25,16 +25,20 @@ public struct GraphOptimizer: Sendable {
         self.passes = passes
     }
 
-    /// The passes every ``Model`` runs by default: drop Identity/Dropout, fold
-    /// constant DequantizeLinear nodes, fold BatchNormalization into Conv, fuse
-    /// Conv with its activation.
+    /// The passes every ``Model`` runs by default: drop Identity/Dropout, make
+    /// a quantized model's DequantizeLinear → Conv → QuantizeLinear groups integer
+    /// steps, fold the other constant DequantizeLinear nodes, fold
+    /// BatchNormalization into Conv, fuse Conv with its activation.
     public static let standard = GraphOptimizer(OptimizationOptions())
 
     /// The passes `options` turns on (Identity/Dropout removal and constant
     /// DequantizeLinear folding always run).
     public init(_ options: OptimizationOptions) {
         // Folding constant DequantizeLinear nodes changes no value, so it runs with every option.
-        var passes: [any GraphPass] = [RemoveIdentityNodes(), FoldConstantDequantize()]
+        var passes: [any GraphPass] = [RemoveIdentityNodes()]
+        // The integer passes must see the weights' DequantizeLinear before it folds to float32.
+        if options.fuseActivations { passes += [FuseQuantizedConv(), FuseQuantizedDataMovement()] }
+        passes.append(FoldConstantDequantize())
         if options.foldBatchNormalization { passes.append(FoldBatchNormalization()) }
         if options.fuseActivations {
             // The pattern passes first, so a Conv's activation is one node by the time FuseConvActivation looks.
@@ -80,7 +84,9 @@ public struct OptimizationOptions: Sendable, Equatable, Hashable {
     /// (``FuseElementwiseActivations``, ``FuseGELU``, ``FuseLayerNormalization``), fuse
     /// any elementwise activation into the Conv before it (``FuseConvActivation``),
     /// a residual Add into the Conv that feeds it (``FuseConvAdd``), and make a
-    /// squeeze-and-excitation block one node (``FuseSqueezeExcitation``).
+    /// squeeze-and-excitation block one node (``FuseSqueezeExcitation``); in a
+    /// quantized model, make integer steps of `DequantizeLinear → op → QuantizeLinear`
+    /// groups (``FuseQuantizedConv``, ``FuseQuantizedDataMovement``).
     public var fuseActivations: Bool
     /// Let Concat inputs be written straight into their slices (see ``MemoryPlanner``).
     public var elideConcat: Bool

@@ -202,6 +202,8 @@ public struct ReferenceBackend: Backend {
             return [try ReferenceQuantization.matMulInteger(args, outputShape: shape)]
         case .quantizedConv(let attributes):
             return [try ReferenceQuantization.quantizedConv(args, attributes, outputShape: shape)]
+        case .qLinearGlobalAveragePool(let channelsLast):
+            return [try ReferenceQuantization.qLinearGlobalAveragePool(args, channelsLast: channelsLast, outputShape: shape)]
         case .layerNormalization(let axis, let epsilon):
             return try ReferenceFeatureNormalization.layer(args, axis: axis, epsilon: epsilon, outputTypes: outputTypes)
         case .instanceNormalization(let epsilon):

@@ -11,6 +11,14 @@
 enum ReferencePooling {
     static func maxPool(_ args: ReferenceInputs, _ attributes: PoolAttributes, withIndices: Bool) throws -> [Tensor] {
         let x = try args.tensor(0)
+        if let integers = x.quantizedIntegers, let range = x.dataType.quantizedRange {
+            // 8-bit: the same windows over the integers (exact in Float); a window of padding only gives the type's minimum.
+            let floats = Tensor(uncheckedShape: x.shape, floats: integers.map(Float.init))
+            var pooled = try maxPool(ReferenceInputs(tensors: [floats]), attributes, withIndices: withIndices)
+            let values = try pooled[0].requireFloats("Y").map { Swift.max(Int($0 == -Float.greatestFiniteMagnitude ? Float(range.lowerBound) : $0), range.lowerBound) }
+            pooled[0] = ReferenceQuantization.tensor(values, shape: pooled[0].shape, x.dataType)
+            return pooled
+        }
         let input = try x.requireFloats("X")
         let g = try SpatialGeometry(inputSize: Array(x.shape.dropFirst(2)), pooling: attributes)
         let outputShape = Array(x.shape.prefix(2)) + g.outputSize

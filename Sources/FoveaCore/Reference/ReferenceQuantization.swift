@@ -86,8 +86,9 @@ enum ReferenceQuantization {
     /// `roundHalfToEven(Float(accumulator) × multiplier) + zeroPoint`, saturated:
     /// onnxruntime's requantization (MLAS), with the per-channel multipliers
     /// `inputScale × weightScale[c] / outputScale` computed in float32.
-    static func requantize(_ accumulators: [Int], channelOf: (Int) -> Int, multipliers: [Float], zeroPoint: Int, _ type: DataType, shape: [Int]) -> Tensor {
-        let range = type.quantizedRange ?? 0...255
+    static func requantize(_ accumulators: [Int], channelOf: (Int) -> Int, multipliers: [Float], zeroPoint: Int, _ type: DataType, shape: [Int],
+                           range clamp: ClosedRange<Int>? = nil) -> Tensor {
+        let range = clamp ?? type.quantizedRange ?? 0...255
         let q = accumulators.indices.map { i in
             saturate(Float(accumulators[i]) * multipliers[multipliers.count == 1 ? 0 : channelOf(i)], zeroPoint: zeroPoint, range)
         }
@@ -111,7 +112,31 @@ enum ReferenceQuantization {
                                                   a.convolution, outputShape: outputShape)
         let plane = outputShape.dropFirst(2).reduce(1, *), channels = outputShape[1]
         return requantize(accumulators, channelOf: { ($0 / plane) % channels }, multipliers: a.weightScales.map { a.inputScale * $0 / a.outputScale },
-                          zeroPoint: a.outputZeroPoint, a.outputType, shape: outputShape)
+                          zeroPoint: a.outputZeroPoint, a.outputType, shape: outputShape, range: a.outputRange)
+    }
+
+    /// MLAS's QLinearGlobalAveragePool: the exact int32 sum of each plane minus
+    /// `x_zero_point · S`, times `x_scale / (y_scale · Float(S))` in float32.
+    static func qLinearGlobalAveragePool(_ args: ReferenceInputs, channelsLast: Bool, outputShape: [Int]) throws -> Tensor {
+        let x = try args.tensor(0)
+        guard let xs = x.quantizedIntegers else {
+            throw FoveaError(.unsupported, "X is \(x.dataType); QLinearGlobalAveragePool reads uint8 or int8")
+        }
+        let xScale = try args.floats(1)[0], xZeroPoint = try integers(args, 2)[0]
+        let yScale = try args.floats(3)[0], yZeroPoint = try integers(args, 4)[0]
+        let n = x.shape[0], c = channelsLast ? x.shape[x.shape.count - 1] : x.shape[1]
+        let plane = x.count / Swift.max(n * c, 1)
+        let multiplier = xScale / (yScale * Float(plane))
+        var sums = [Int](repeating: 0, count: n * c)
+        for i in xs.indices {
+            let image = i / (plane * c)
+            let channel = channelsLast ? i % c : (i / plane) % c
+            sums[image * c + channel] += xs[i]
+        }
+        let q = sums.map { sum in
+            saturate(Float(Int32(truncatingIfNeeded: sum - xZeroPoint * plane)) * multiplier, zeroPoint: yZeroPoint, x.dataType.quantizedRange ?? 0...255)
+        }
+        return tensor(q, shape: outputShape, x.dataType)
     }
 
     static func convInteger(_ args: ReferenceInputs, _ attributes: ConvAttributes, outputShape: [Int]) throws -> Tensor {
