@@ -99,7 +99,8 @@ final class QuantizedIntegerPassTests: XCTestCase {
         // The squeeze output's DequantizeLinear feeds both expand convolutions.
         let left = try b.conv(squeezeQ, inputScale: 0.05, channels: 8, outputs: 12, kernel: 1, pad: 0, activation: .clip(min: 0, max: 6))
         let right = try b.conv(squeezeQ, inputScale: 0.05, channels: 8, outputs: 12, activation: .relu)
-        let leftQ = try b.qdq(left.value, scale: 0.04, zeroPoint: z, type: type)
+        // The left branch has a finer scale than the Concat's, as onnxruntime's calibration gives it.
+        let leftQ = try b.qdq(left.value, scale: 0.025, zeroPoint: z, type: type)
         let rightQ = try b.qdq(right.value, scale: 0.04, zeroPoint: z, type: type)
         let joined = try b.qdq(b.node(.concat(axis: 1), [leftQ, rightQ]), scale: 0.04, zeroPoint: z, type: type)
         let depthwise = try b.conv(joined, inputScale: 0.04, channels: 24, outputs: 24, group: 24, activation: .relu)
