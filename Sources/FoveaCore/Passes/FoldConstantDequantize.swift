@@ -4,9 +4,10 @@
 /// then reads float weights like any float model's, and every backend can claim it.
 ///
 /// The values are exactly what the node would compute at run time, so this
-/// pass changes no result and always runs. The integer-step pass, when integer
-/// kernels exist, must see `DequantizeLinear → Conv → QuantizeLinear` before this
-/// pass folds the weight side away: put it first in ``GraphOptimizer``'s list.
+/// pass changes no result and always runs. ``FuseQuantizedConv`` must see
+/// `DequantizeLinear → Conv → QuantizeLinear` before this pass folds the weight
+/// side away, so it comes first in ``GraphOptimizer``'s list; this pass folds what
+/// it leaves (a non-zero weight zero point, a Gemm, a MatMul).
 public struct FoldConstantDequantize: GraphPass {
     public var name: String { "FoldConstantDequantize" }
 
