@@ -80,7 +80,7 @@ final class KernelsBadInputTests: XCTestCase {
             (FOVEA_STATUS_NULL_POINTER, .invalidArgument), (FOVEA_STATUS_INVALID_PARAMETER, .shapeMismatch),
             (FOVEA_STATUS_TOO_LARGE, .invalidArgument), (FOVEA_STATUS_UNKNOWN_ISA, .unsupported),
             (FOVEA_STATUS_UNSUPPORTED_ISA, .unsupported), (FOVEA_STATUS_BUFFER_TOO_SMALL, .invalidArgument),
-            (FOVEA_STATUS_PACKING_MISMATCH, .invalidArgument),
+            (FOVEA_STATUS_PACKING_MISMATCH, .invalidArgument), (FOVEA_STATUS_UNSUPPORTED_QUANTIZATION, .unsupported),
         ]
         XCTAssertNoThrow(try KernelStatus.check(FOVEA_STATUS_OK, "Conv"))
         for (status, kind) in cases {

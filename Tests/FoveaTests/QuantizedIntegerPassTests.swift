@@ -251,4 +251,22 @@ final class QuantizedIntegerPassTests: XCTestCase {
         }
         XCTAssertGreaterThan(Set(literal).count, 10)
     }
+
+    /// A QuantizedConv with a non-zero weight zero point (built directly: the pass never makes one)
+    /// is declined by the kernels, whose int8 tiles need symmetric weights, and runs on the reference.
+    func testKernelsDeclineAsymmetricWeightsAndTheReferenceRunsThem() throws {
+        let attributes = QuantizedConvAttributes(
+            convolution: ConvAttributes(kernelShape: [1, 1], strides: [1, 1], dilations: [1, 1], pads: [0, 0, 0, 0]),
+            inputScale: 0.02, inputZeroPoint: 128, weightScales: [0.01], weightZeroPoints: [3],
+            outputScale: 0.05, outputZeroPoint: 128, outputType: .uint8)
+        let graph = Graph(
+            inputs: [ValueInfo(name: "x", dataType: .uint8, dimensions: [.known(1), .known(2), .known(3), .known(3)])],
+            outputs: [ValueInfo(name: "y", dataType: .uint8, dimensions: nil)],
+            nodes: [Node(name: "qconv", op: .quantizedConv(attributes), inputs: ["x", "w"], outputs: ["y"])],
+            initializers: ["w": try Tensor(shape: [2, 2, 1, 1], storage: .int8([5, -7, 100, -128]))])
+        let plan = try Model(graph: graph, configuration: ModelConfiguration(backends: ["kernels"])).plan(inputShapes: ["x": [1, 2, 3, 3]])
+        XCTAssertEqual(plan.assignments.map(\.backend), ["reference"])
+        let x = try Tensor(shape: [1, 2, 3, 3], storage: .uint8((0..<18).map { UInt8($0 * 14) }))
+        XCTAssertEqual(try plan.run(["x": x])["y"]?.uint8s, try GraphInterpreter.evaluate(graph, ["x": x])["y"]?.uint8s)
+    }
 }
