@@ -19,25 +19,62 @@ typedef struct maxpool_job {
 
 static void maxpool_planes(void *context, size_t begin, size_t end) {
     const maxpool_job *job = (const maxpool_job *)context;
-    const fovea_pool2d_params *p = job->p;
-    const long H = (long)p->input_height, W = (long)p->input_width;
+    /* The parameters in locals: the stores to y (bytes, which may alias anything)
+     * would otherwise make the compiler reload every field of *p after each one. */
+    const fovea_pool2d_params p = *job->p;
+    const uint8_t flip = job->flip;
+    const long H = (long)p.input_height, W = (long)p.input_width;
+    const long OH = (long)p.output_height, OW = (long)p.output_width;
+    const long KH = (long)p.kernel_height, KW = (long)p.kernel_width;
+    const long SH = (long)p.stride_height, SW = (long)p.stride_width;
+    const long DH = (long)p.dilation_height, DW = (long)p.dilation_width;
+    const long PT = (long)p.pad_top, PL = (long)p.pad_left;
+    /* Rows up to this wide take the column maxima first (a vectorized pass over
+     * each window row), then the windows' maxima along that one row; wider rows
+     * test each tap. */
+    enum { widest_row = 4096 };
+    uint8_t column[widest_row];
     for (size_t plane = begin; plane < end; plane++) {
-        const uint8_t *x = job->x + plane * p->input_height * p->input_width;
-        uint8_t *y = job->y + plane * p->output_height * p->output_width;
-        for (size_t oh = 0; oh < p->output_height; oh++) {
-            for (size_t ow = 0; ow < p->output_width; ow++) {
-                uint8_t best = 0; /* the type's minimum after the flip: an all-padding window keeps it */
-                for (size_t kh = 0; kh < p->kernel_height; kh++) {
-                    const long ih = (long)(oh * p->stride_height + kh * p->dilation_height) - (long)p->pad_top;
-                    if (ih < 0 || ih >= H) continue;
-                    for (size_t kw = 0; kw < p->kernel_width; kw++) {
-                        const long iw = (long)(ow * p->stride_width + kw * p->dilation_width) - (long)p->pad_left;
-                        if (iw < 0 || iw >= W) continue;
-                        const uint8_t v = x[ih * W + iw] ^ job->flip;
-                        best = v > best ? v : best;
+        const uint8_t *x = job->x + plane * (size_t)(H * W);
+        uint8_t *y = job->y + plane * (size_t)(OH * OW);
+        for (long oh = 0; oh < OH; oh++) {
+            /* The window rows inside the picture: kh in [kh0, kh1), found once per output row. */
+            const long top = oh * SH - PT;
+            long kh0 = 0, kh1 = KH;
+            while (kh0 < KH && top + kh0 * DH < 0) kh0++;
+            while (kh1 > kh0 && top + (kh1 - 1) * DH >= H) kh1--;
+            const int by_column = W <= widest_row;
+            if (by_column) {
+                memset(column, 0, (size_t)W); /* the flipped type's minimum */
+                for (long kh = kh0; kh < kh1; kh++) {
+                    const uint8_t *row = x + (top + kh * DH) * W;
+                    for (long w = 0; w < W; w++) {
+                        const uint8_t v = row[w] ^ flip;
+                        column[w] = v > column[w] ? v : column[w];
                     }
                 }
-                y[oh * p->output_width + ow] = best ^ job->flip;
+            }
+            for (long ow = 0; ow < OW; ow++) {
+                const long left = ow * SW - PL;
+                long kw0 = 0, kw1 = KW;
+                while (kw0 < KW && left + kw0 * DW < 0) kw0++;
+                while (kw1 > kw0 && left + (kw1 - 1) * DW >= W) kw1--;
+                uint8_t best = 0; /* the type's minimum after the flip: an all-padding window keeps it */
+                if (by_column) {
+                    for (long kw = kw0; kw < kw1; kw++) {
+                        const uint8_t v = column[left + kw * DW];
+                        best = v > best ? v : best;
+                    }
+                } else {
+                    for (long kh = kh0; kh < kh1; kh++) {
+                        const uint8_t *row = x + (top + kh * DH) * W;
+                        for (long kw = kw0; kw < kw1; kw++) {
+                            const uint8_t v = row[left + kw * DW] ^ flip;
+                            best = v > best ? v : best;
+                        }
+                    }
+                }
+                y[oh * OW + ow] = best ^ flip;
             }
         }
     }
