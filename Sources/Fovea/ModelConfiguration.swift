@@ -49,13 +49,23 @@ public struct ModelConfiguration: Sendable {
     /// Creates a configuration; every argument defaults to the standard choice (see each property).
     public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
                 optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default,
-                precision: Precision = .f32, tuning: KernelTuning = .remembered) {
+                precision: Precision = .f32) {
         self.backends = backends
         self.threads = threads
         self.registry = registry
         self.optimizations = optimizations
         self.memoryLimit = memoryLimit
         self.precision = precision
+        self.tuning = .remembered
+    }
+
+    /// A configuration with its choices from `tuning`: `ModelConfiguration(tuning: .measure)`.
+    /// The other parameters are those of the initializer above.
+    public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
+                optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default,
+                precision: Precision = .f32, tuning: KernelTuning) {
+        self.init(backends: backends, threads: threads, registry: registry, optimizations: optimizations,
+                  memoryLimit: memoryLimit, precision: precision)
         self.tuning = tuning
     }
 

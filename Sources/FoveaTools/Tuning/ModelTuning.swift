@@ -8,7 +8,9 @@ import FoveaKernelsBackend
 public enum ModelTuning {
     /// One line per measured shape: what won, what the fallback table would have run, and the times.
     public struct Line: Sendable {
+        /// What was measured and stored.
         public let entry: TuningEntry
+        /// What the fallback table runs for the same shape.
         public let fallback: ConvolutionAlgorithm
 
         /// `conv3x3 ... threads=1  winograd-f4 (fallback winograd-f2: 1.31 ms, 22% slower)  gemm 1.92, ...`
@@ -36,7 +38,7 @@ public enum ModelTuning {
             _ = try Model(contentsOf: modelPath, configuration: ModelConfiguration(threads: count, registry: registry,
                                                                                   tuning: .remeasure()))
         }
-        return store.savedEntries.dropFirst(before).map { Line(entry: $0, fallback: KernelTuning.fallbackChoice(for: $0.key)) }
+        return store.savedEntries.dropFirst(before).map { Line(entry: $0, fallback: $0.key.fallbackChoice) }
     }
 
     /// This CPU's record file in the default directory.
@@ -50,7 +52,7 @@ public enum ModelTuning {
             lines.append("  nothing stored for this CPU: plans take the fallback table (run `fovea tune --model M`)")
         }
         for entry in record.entries.values.sorted(by: { $0.key.description < $1.key.description }) {
-            lines.append("  " + Line(entry: entry, fallback: KernelTuning.fallbackChoice(for: entry.key)).text)
+            lines.append("  " + Line(entry: entry, fallback: entry.key.fallbackChoice).text)
         }
         lines.append("fallback: the table measured on \(KernelTuning.fallbackCPU)")
         let others = ((try? FileManager.default.contentsOfDirectory(atPath: store.directory)) ?? [])
@@ -75,8 +77,8 @@ public enum ModelTuning {
                                   outputHeight: size, outputWidth: size, padTop: 1, padLeft: 1, threads: t)
                     }
                     // The table's columns are every tunable algorithm: no accuracy cap here (the plan applies it).
-                    let one = try KernelTuning.measureCandidates(key(1), allCandidates: true)
-                    let many = try KernelTuning.measureCandidates(key(threads), allCandidates: true)
+                    let one = try key(1).measureCandidates(allCandidates: true)
+                    let many = try key(threads).measureCandidates(allCandidates: true)
                     let best = one.min { $0.1 < $1.1 }?.0 ?? .gemm
                     func list(_ times: [(ConvolutionAlgorithm, Double)]) -> String {
                         times.map { String(format: "%.4f", $0.1) }.joined(separator: ", ")

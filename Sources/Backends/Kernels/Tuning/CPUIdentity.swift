@@ -6,8 +6,9 @@ import Foundation
 public struct CPUIdentity: Sendable, Hashable, CustomStringConvertible {
     /// `AuthenticAMD`, `GenuineIntel`, ... (`unknown` where the system does not say).
     public var vendor: String
-    /// cpuid's family and model (`/proc/cpuinfo`'s `cpu family`, `model`).
+    /// cpuid's family (`/proc/cpuinfo`'s `cpu family`).
     public var family: Int
+    /// cpuid's model (`/proc/cpuinfo`'s `model`).
     public var model: Int
     /// The kernels' ISA level: `avx2`, `avx512`, `amx`, `scalar`, ...
     public var isa: String

@@ -13,7 +13,14 @@ import Foundation
 public struct KernelTuning: Sendable, Equatable, CustomStringConvertible {
     /// How stored and measured choices are used.
     public enum Mode: String, Sendable, CaseIterable {
-        case remembered, measure, remeasure, fallback
+        /// Stored choices, else the fallback table.
+        case remembered
+        /// Stored choices; missing ones measured (within the budget) and stored.
+        case measure
+        /// Every shape measured again (within the budget) and stored.
+        case remeasure
+        /// The fallback table only.
+        case fallback
     }
 
     /// How stored and measured choices are used.
@@ -43,18 +50,6 @@ public struct KernelTuning: Sendable, Equatable, CustomStringConvertible {
 
     /// The CPU the fallback table was measured on.
     public static var fallbackCPU: String { ConvolutionAlgorithmTable.measuredOn }
-
-    /// What the fallback table picks for `key`'s convolution (as a plan would, with the accuracy cap).
-    public static func fallbackChoice(for key: TuningKey) -> ConvolutionAlgorithm {
-        key.shape.accurateEnough(ConvolutionAlgorithmTable.fastest(channels: key.channels, outputChannels: key.outputChannels,
-                                                                   height: key.outputHeight, width: key.outputWidth))
-    }
-
-    /// Measures the candidates for `key`'s convolution now: median milliseconds per algorithm.
-    /// `allCandidates` includes F(4) and F(6) on planes where a plan never runs them (for accuracy).
-    public static func measureCandidates(_ key: TuningKey, allCandidates: Bool = false) throws -> [(ConvolutionAlgorithm, Double)] {
-        try ConvolutionTuner.measure(key, candidates: allCandidates ? ConvolutionTuner.tunable : nil)
-    }
 
     public var description: String {
         switch mode {
@@ -107,7 +102,7 @@ final class TuningSession: @unchecked Sendable {
     /// The algorithm for a 3×3 stride-1 convolution under the measured policy, and where it came from.
     func choose(_ shape: ConvolutionShape) -> (ConvolutionAlgorithm, ChoiceSource) {
         let key = TuningKey(shape, threads: threads)
-        let fallback = KernelTuning.fallbackChoice(for: key)
+        let fallback = key.fallbackChoice
         guard tuning.mode != .fallback else { return (fallback, .fallback) }
         let store = self.store ?? TuningStore.current
         lock.lock()

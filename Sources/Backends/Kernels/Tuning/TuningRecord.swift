@@ -31,9 +31,25 @@ public struct TuningEntry: Sendable, Equatable {
 /// (batch, channels, output channels, input and output planes, padding) and the
 /// thread count of the runs it was measured for.
 public struct TuningKey: Sendable, Hashable, CustomStringConvertible {
-    public var batch: Int, channels: Int, outputChannels: Int
-    public var inputHeight: Int, inputWidth: Int, outputHeight: Int, outputWidth: Int
-    public var padTop: Int, padLeft: Int
+    /// Images per run (N).
+    public var batch: Int
+    /// Input channels (C).
+    public var channels: Int
+    /// Output channels (K).
+    public var outputChannels: Int
+    /// The input plane's height.
+    public var inputHeight: Int
+    /// The input plane's width.
+    public var inputWidth: Int
+    /// The output plane's height.
+    public var outputHeight: Int
+    /// The output plane's width.
+    public var outputWidth: Int
+    /// Rows of zeros above the input.
+    public var padTop: Int
+    /// Columns of zeros left of the input.
+    public var padLeft: Int
+    /// Threads per run the choice was measured for.
     public var threads: Int
 
     /// Creates a key (`pad` is the top and left padding; a "same" 3×3 convolution has 1 and 1).
@@ -65,6 +81,18 @@ extension TuningKey {
                   padTop: p.pad_top, padLeft: p.pad_left, threads: threads)
     }
 
+    /// What the fallback table picks for this convolution (as a plan would, with the accuracy cap).
+    public var fallbackChoice: ConvolutionAlgorithm {
+        shape.accurateEnough(ConvolutionAlgorithmTable.fastest(channels: channels, outputChannels: outputChannels,
+                                                                   height: outputHeight, width: outputWidth))
+    }
+
+    /// Measures the candidates for this convolution now: median milliseconds per algorithm.
+    /// `allCandidates` includes F(4) and F(6) on planes where a plan never runs them (for accuracy).
+    public func measureCandidates(allCandidates: Bool = false) throws -> [(ConvolutionAlgorithm, Double)] {
+        try ConvolutionTuner.measure(self, candidates: allCandidates ? ConvolutionTuner.tunable : nil)
+    }
+
     /// The geometry as a convolution shape (no activation, no residual): what the tuner measures.
     var shape: ConvolutionShape {
         ConvolutionShape(params: fovea_conv2d_params(
@@ -89,9 +117,12 @@ public struct TuningRecord: Sendable, Equatable {
     /// The format's version, on the first line.
     static let formatLine = "fovea-tuning 1"
 
+    /// The CPU the choices were measured on.
     public var cpu: CPUIdentity
+    /// The choices, by shape and thread count.
     public var entries: [TuningKey: TuningEntry]
 
+    /// A record of `cpu` holding `entries`.
     public init(cpu: CPUIdentity, entries: [TuningKey: TuningEntry] = [:]) {
         self.cpu = cpu
         self.entries = entries
