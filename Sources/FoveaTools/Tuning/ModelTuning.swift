@@ -35,7 +35,7 @@ public enum ModelTuning {
         let before = store.savedEntries.count
         for count in threads {
             let registry = BackendRegistry([KernelsBackend(store: store)] + BackendRegistry.standard.backends.filter { $0.name != KernelsBackend.name })
-            _ = try Model(contentsOf: modelPath, configuration: ModelConfiguration(threads: count, registry: registry,
+            _ = try Model(contentsOfFile: modelPath, configuration: ModelConfiguration(threads: count, registry: registry,
                                                                                   tuning: .remeasure()))
         }
         return store.savedEntries.dropFirst(before).map { Line(entry: $0, fallback: $0.key.fallbackChoice) }
