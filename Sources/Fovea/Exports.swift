@@ -42,6 +42,7 @@
 // The kernels backend's algorithm choices (WinogradPolicy, ConvolutionAlgorithm).
 @_exported import enum FoveaKernelsBackend.WinogradPolicy
 @_exported import enum FoveaKernelsBackend.ConvolutionAlgorithm
+@_exported import struct FoveaKernelsBackend.KernelTuning
 // What the ONNX loader reads, and what a model uses that it does not (`fovea inspect`).
 @_exported import enum FoveaONNX.ONNXOperatorSupport
 @_exported import struct FoveaONNX.UnsupportedONNXOperator

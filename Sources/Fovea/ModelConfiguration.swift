@@ -1,4 +1,5 @@
 import FoveaCore
+import FoveaKernelsBackend
 
 /// How a ``Model`` runs: which backends, how many threads, which graph
 /// rewrites and memory savings.
@@ -37,6 +38,13 @@ public struct ModelConfiguration: Sendable {
     /// steps and other backends run in float32. `fovea inspect --plan`
     /// names each step's precision.
     public var precision: Precision
+    /// Where the `kernels` backend's measured choices (each 3×3 convolution's algorithm)
+    /// come from: ``KernelTuning/remembered`` (the default) uses what `fovea tune` stored for
+    /// this CPU and ``effectiveThreads``, else a fallback table measured on another CPU (it
+    /// names it); ``KernelTuning/measure`` also measures what is missing while plans are
+    /// built, within its stated budget, and stores it; ``KernelTuning/fallback`` ignores
+    /// what is stored. `fovea inspect --plan` says where each choice came from.
+    public var tuning: KernelTuning
 
     /// Creates a configuration; every argument defaults to the standard choice (see each property).
     public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
@@ -48,6 +56,17 @@ public struct ModelConfiguration: Sendable {
         self.optimizations = optimizations
         self.memoryLimit = memoryLimit
         self.precision = precision
+        self.tuning = .remembered
+    }
+
+    /// A configuration with its choices from `tuning`: `ModelConfiguration(tuning: .measure)`.
+    /// The other parameters are those of the initializer above.
+    public init(backends: [String]? = nil, threads: Int? = nil, registry: BackendRegistry = .standard,
+                optimizations: OptimizationOptions = OptimizationOptions(), memoryLimit: MemoryLimit = .default,
+                precision: Precision = .f32, tuning: KernelTuning) {
+        self.init(backends: backends, threads: threads, registry: registry, optimizations: optimizations,
+                  memoryLimit: memoryLimit, precision: precision)
+        self.tuning = tuning
     }
 
     /// The threads a run uses: ``threads`` clamped to `1 ... ` the machine's
@@ -58,9 +77,14 @@ public struct ModelConfiguration: Sendable {
 
     /// The backends this configuration selects, in preference order.
     public func resolvedBackends() throws -> [any Backend] {
-        guard let backends else { return registry.backends }
+        guard let backends else { return registry.backends.map(applyingTuning) }
         guard !backends.isEmpty else { throw FoveaError(.invalidArgument, "the backend list is empty") }
-        return try registry.backends(named: backends)
+        return try registry.backends(named: backends).map(applyingTuning)
+    }
+
+    /// The `kernels` backend with ``tuning`` for ``effectiveThreads``; other backends as they are.
+    private func applyingTuning(_ backend: any Backend) -> any Backend {
+        (backend as? KernelsBackend)?.tuned(tuning, threads: effectiveThreads) ?? backend
     }
 
     /// The most threads a run of this configuration uses: plans size their

@@ -13,6 +13,7 @@ struct BackendOptions: ParsableArguments {
     @OptionGroup var winograd: WinogradOption
     @OptionGroup var memory: MemoryLimitOption
     @OptionGroup var precision: PrecisionOption
+    @OptionGroup var tuning: TuningOption
 
     func validate() throws {
         try ThreadCount.validate(threads)
@@ -23,7 +24,8 @@ struct BackendOptions: ParsableArguments {
 
     var configuration: ModelConfiguration {
         ModelConfiguration(backends: backends.map(Self.backendNames), threads: ThreadCount.used(threads),
-                           registry: winograd.registry, memoryLimit: memory.limit, precision: precision.precision)
+                           registry: winograd.registry, memoryLimit: memory.limit, precision: precision.precision,
+                           tuning: tuning.tuning)
     }
 
     /// Throws a `ValidationError` (the usage exit code) for an empty list or an unknown name.

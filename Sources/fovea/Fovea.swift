@@ -16,7 +16,7 @@ struct FoveaCommand: ParsableCommand {
         option, bad option value, unknown backend).
         """,
         version: "0.1.0",
-        subcommands: [Classify.self, Prepare.self, Register.self, Stream.self, Inspect.self, Run.self, Parity.self, Bench.self, BenchPhoto.self, Conformance.self, Train.self, Evaluate.self]
+        subcommands: [Classify.self, Prepare.self, Register.self, Stream.self, Inspect.self, Tune.self, Run.self, Parity.self, Bench.self, BenchPhoto.self, Conformance.self, Train.self, Evaluate.self]
     )
 
     /// ArgumentParser's `main()`, with every error printed as `error: message`

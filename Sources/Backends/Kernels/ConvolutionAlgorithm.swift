@@ -33,8 +33,9 @@ public enum ConvolutionAlgorithm: String, Sendable, CaseIterable, CustomStringCo
 
 /// Which Winograd variant 3×3 stride-1 convolutions use.
 public enum WinogradPolicy: Sendable, Equatable, CustomStringConvertible {
-    /// The fastest per shape, from ``ConvolutionAlgorithmTable`` (measured),
-    /// with F4 and F6 kept off output planes above 64×64 for accuracy
+    /// The fastest per shape: measured on this CPU (``KernelTuning``), else the
+    /// fallback ``ConvolutionAlgorithmTable`` (measured on another CPU), with F4 and F6
+    /// kept off output planes above 64×64 for accuracy
     /// (`ConvolutionShape.largestPlaneForLargeWinogradTiles`).
     case measured
     /// Never: every convolution runs on the GEMM (im2col).
@@ -64,20 +65,20 @@ public enum WinogradPolicy: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension ConvolutionShape {
-    /// The algorithm for this convolution under `policy`.
-    func algorithm(_ policy: WinogradPolicy) -> ConvolutionAlgorithm {
+    /// The algorithm for this convolution under `policy`, and where the choice came from:
+    /// under `.measured`, 3×3 stride-1 convolutions ask `tuning` (this CPU's record, a
+    /// measurement, or the fallback table).
+    func algorithm(_ policy: WinogradPolicy, tuning: TuningSession) -> (ConvolutionAlgorithm, ChoiceSource) {
         // The depthwise kernels have no residual pass: a grouped GEMM starts its tiles from it.
-        if isDepthwise { return addsResidual ? .gemm : .depthwise }
+        if isDepthwise { return (addsResidual ? .gemm : .depthwise, .rule) }
         // Few input channels, where measured faster than im2col + GEMM (and than Winograd, which has
         // nothing to save there); `.off` and forced Winograd keep their meaning.
-        if policy == .measured && DirectSmallChannelConvolutionStep.prefers(self) { return .directSmallChannel }
-        guard isWinogradCandidate else { return .gemm }
+        if policy == .measured && DirectSmallChannelConvolutionStep.prefers(self) { return (.directSmallChannel, .rule) }
+        guard isWinogradCandidate else { return (.gemm, .rule) }
         switch policy {
-        case .off: return .gemm
-        case .forced(let algorithm): return algorithm.isWinograd ? algorithm : .gemm
-        case .measured:
-            return accurateEnough(ConvolutionAlgorithmTable.fastest(channels: params.channels, outputChannels: params.output_channels,
-                                                                    height: params.output_height, width: params.output_width))
+        case .off: return (.gemm, .forced)
+        case .forced(let algorithm): return (algorithm.isWinograd ? algorithm : .gemm, .forced)
+        case .measured: return tuning.choose(self)
         }
     }
 }

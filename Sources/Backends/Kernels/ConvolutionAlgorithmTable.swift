@@ -1,9 +1,10 @@
 import Foundation
 import FoveaCore
 
-/// The fastest algorithm for a 3×3 stride-1 convolution, from times measured
-/// on a grid of shapes (``measured``, written by
-/// `Benchmarks/scripts/measure-conv-algorithms.sh`; the machine is named in that file).
+/// The fallback for 3×3 stride-1 convolutions on CPUs without a tuning record
+/// (``KernelTuning``): the fastest algorithm from times measured on a grid of shapes
+/// on one machine (``measured``, written by `fovea tune --write-fallback`; the machine is
+/// ``measuredOn``). On another CPU the best choice may differ: `fovea tune` measures it.
 ///
 /// A shape between grid points takes the choice of the nearest measured one,
 /// in log scale (channels, output channels and output size each count as much).

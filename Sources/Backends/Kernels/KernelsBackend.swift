@@ -9,8 +9,9 @@ import FoveaCore
 /// threads (``RunContext/kernelThreadPool``: the pool Swift steps use too).
 ///
 /// The ISA (AVX-512, AVX2, scalar) is detected once; `FOVEA_ISA` overrides it.
-/// Each convolution's algorithm comes from ``ConvolutionAlgorithmTable``
-/// (measured) unless a ``WinogradPolicy`` forces one.
+/// Each 3×3 stride-1 convolution's algorithm is measured on this CPU (``KernelTuning``,
+/// `fovea tune`), else taken from the fallback ``ConvolutionAlgorithmTable``, unless a
+/// ``WinogradPolicy`` forces one.
 public struct KernelsBackend: Backend {
     /// `"kernels"`: the name this backend goes by in configurations and plans.
     public static let name = "kernels"
@@ -19,9 +20,22 @@ public struct KernelsBackend: Backend {
     /// Which Winograd variant 3×3 stride-1 convolutions use.
     public let winograd: WinogradPolicy
 
-    /// Creates the kernels backend; `winograd` picks the 3×3 convolution algorithm (measured per shape by default).
-    public init(winograd: WinogradPolicy = .measured) {
+    /// Where measured choices come from, and the thread count they are looked up for.
+    public var tuning: KernelTuning { tuningSession.tuning }
+    let tuningSession: TuningSession
+
+    /// Creates the kernels backend; `winograd` picks the 3×3 convolution algorithm (measured per shape by default),
+    /// `tuning` where measurements come from (the fallback table unless told: see ``tuned(_:threads:)``).
+    public init(winograd: WinogradPolicy = .measured, tuning: KernelTuning = .fallback,
+                threads: Int = RunContext.defaultThreadCount, store: TuningStore? = nil) {
         self.winograd = winograd
+        tuningSession = TuningSession(tuning: tuning, threads: threads, store: store)
+    }
+
+    /// This backend with its choices from `tuning`, for runs on `threads` threads
+    /// (a model's configuration applies its own this way).
+    public func tuned(_ tuning: KernelTuning, threads: Int) -> KernelsBackend {
+        KernelsBackend(winograd: winograd, tuning: tuning, threads: threads, store: tuningSession.store)
     }
 
     public func supports(_ node: NodeContext) -> Bool {

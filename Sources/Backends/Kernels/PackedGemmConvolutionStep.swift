@@ -9,7 +9,7 @@ import FoveaCore
 /// accumulate in float32 (activations stay float32 in memory).
 struct PackedGemmConvolutionStep: PreparedStep {
     let shape: ConvolutionShape
-    let algorithm: String
+    var algorithm: String
     let precision: Precision
     private let packed: PackedWeights
     /// The bias is input 2 at run time, not a constant packed with the weights.

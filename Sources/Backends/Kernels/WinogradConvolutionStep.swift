@@ -11,7 +11,7 @@ import FoveaCore
 /// variant's bound is the one measured by the C tests (fovea_winograd.h).
 struct WinogradConvolutionStep: PreparedStep {
     let shape: ConvolutionShape
-    let algorithm: String
+    var algorithm: String
     let tolerance: Float
     private let packed: PackedWeights
     private let runTimeBias: Bool
