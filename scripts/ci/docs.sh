@@ -17,7 +17,14 @@ cd "$(dirname "$0")/../.."
 out=.build-docs
 rm -rf "$out"
 mkdir -p "$out/symbols"
-swift package dump-symbol-graph --minimum-access-level public > "$out/dump.txt" 2>&1 || { tail -20 "$out/dump.txt"; exit 1; }
+# Without a debug build of the tests (CI runs them in release), SwiftPM cannot emit the
+# graphs of its synthesized test modules and exits non-zero; the library's graphs are
+# written all the same. Any other error fails.
+if ! swift package dump-symbol-graph --minimum-access-level public > "$out/dump.txt" 2>&1 &&
+   grep "error:" "$out/dump.txt" | grep -qv "Failed to emit symbol graph for 'FoveaPackage\(Discovered\)\?Tests'"; then
+  tail -20 "$out/dump.txt"
+  exit 1
+fi
 graphs=$(sed -n 's/.*Files written to \(.*\)$/\1/p' "$out/dump.txt" | tail -1)
 [ -n "$graphs" ] || graphs=$(swift build --show-bin-path)/../symbolgraph
 cp "$graphs"/Fovea.symbols.json "$graphs"/Fovea@*.symbols.json "$out/symbols/" 2>/dev/null || cp "$graphs"/Fovea.symbols.json "$out/symbols/"
