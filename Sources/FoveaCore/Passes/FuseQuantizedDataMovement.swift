@@ -32,19 +32,21 @@ public struct FuseQuantizedDataMovement: GraphPass {
             default: continue
             }
             guard !node.inputs.isEmpty else { continue }
-            let sources = dataInputs.map { index.dequantized(node.inputs[$0]) }
-            guard let first = sources.first??.quantization, let (qIndex, q, output) = index.requantized(node.outputs[0]) else { continue }
+            // Every data input must be dequantized 8-bit values.
+            let sources = dataInputs.compactMap { index.dequantized(node.inputs[$0]) }
+            guard sources.count == dataInputs.count, let first = sources.first?.quantization,
+                  let (qIndex, q, output) = index.requantized(node.outputs[0]) else { continue }
             var retargeted: [Int: Node] = [:]
-            if case .concat = node.op, sources.allSatisfy({ $0 != nil }), !sources.allSatisfy({ $0!.quantization.sameMapping(as: output) }) {
+            if case .concat = node.op, !sources.allSatisfy({ $0.quantization.sameMapping(as: output) }) {
                 // Inputs of other scales: each must come from an integer convolution that can write the Concat's scale itself.
                 var ok = true
-                for (position, source) in zip(dataInputs, sources) where !source!.quantization.sameMapping(as: output) {
-                    guard let conv = Self.retarget(source!.integers, read: node.inputs[position], from: source!.quantization, to: output, index) else { ok = false; break }
+                for (position, source) in zip(dataInputs, sources) where !source.quantization.sameMapping(as: output) {
+                    guard let conv = Self.retarget(source.integers, read: node.inputs[position], from: source.quantization, to: output, index) else { ok = false; break }
                     retargeted[conv.index] = conv.node
                 }
                 guard ok, index.areFree(Array(retargeted.keys)) else { continue }
             } else {
-                guard sources.allSatisfy({ $0?.quantization.sameMapping(as: first) == true }) else { continue }
+                guard sources.allSatisfy({ $0.quantization.sameMapping(as: first) }) else { continue }
             }
             var fused = node
             fused.outputs = q.outputs
@@ -52,11 +54,11 @@ public struct FuseQuantizedDataMovement: GraphPass {
                 guard node.inputs.count == 1, let xZeroPoint = first.zeroPointName, let yZeroPoint = output.zeroPointName,
                       output.type == first.type else { continue }
                 fused.op = .qLinearGlobalAveragePool(channelsLast: false)
-                fused.inputs = [sources[0]!.integers, first.scaleName, xZeroPoint, output.scaleName, yZeroPoint]
+                fused.inputs = [sources[0].integers, first.scaleName, xZeroPoint, output.scaleName, yZeroPoint]
             } else {
                 // (A Concat with retargeted inputs has every input at the output's scale now.)
                 guard output.sameMapping(as: first) || !retargeted.isEmpty else { continue }
-                for (position, source) in zip(dataInputs, sources) { fused.inputs[position] = source!.integers }
+                for (position, source) in zip(dataInputs, sources) { fused.inputs[position] = source.integers }
             }
             for (convIndex, conv) in retargeted { index.claim(removing: [], replacing: convIndex, with: conv) }
             index.claim(removing: [qIndex], replacing: nodeIndex, with: fused)

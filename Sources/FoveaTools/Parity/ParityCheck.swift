@@ -251,14 +251,14 @@ public struct ParityCheck: Sendable {
                 inputs.append(ValueInfo(name: name, dataType: value.dataType, dimensions: value.shape.map { .known($0) }))
             }
         }
-        let outputs = node.outputs.filter { !$0.isEmpty && values[$0] != nil }
-        let infos = outputs.map { ValueInfo(name: $0, dataType: values[$0]!.dataType, dimensions: values[$0]!.shape.map { .known($0) }) }
+        let actuals = node.outputs.filter { !$0.isEmpty }.compactMap { name in values[name].map { (name, $0) } }
+        let infos = actuals.map { ValueInfo(name: $0.0, dataType: $0.1.dataType, dimensions: $0.1.shape.map { .known($0) }) }
         let graph = Graph(name: node.name, inputs: inputs, outputs: infos, nodes: [node], initializers: initializers)
         let expected = try ExecutionPlan(graph: graph, inputShapes: feeds.mapValues(\.shape), backends: [ReferenceBackend()])
             .run(feeds, context: context)
         var relative: Float = 0
-        for output in outputs {
-            guard let actual = values[output], let reference = expected[output] else { continue }
+        for (name, actual) in actuals {
+            guard let reference = expected[name] else { continue }
             relative = Swift.max(relative, Self.errors(actual, reference).relative)
         }
         return relative
